@@ -1,0 +1,160 @@
+package dev.idempotency.cdi;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.Idempotent;
+import dev.idempotency.core.GlobalSettings;
+import dev.idempotency.core.GuardedMethod;
+import dev.idempotency.core.IdempotencyEngine;
+import dev.idempotency.core.PolicyResolver;
+import dev.idempotency.core.Settings;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.inject.Inject;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * The application's idempotency runtime: the configured store, the engine, and the per-method plans,
+ * each built once. Starts with the application, so that a bad store name fails the deployment, and
+ * runs the purge of expired records in the background.
+ */
+@ApplicationScoped
+public class IdempotencyRuntime {
+
+    private static final System.Logger LOG = System.getLogger(IdempotencyRuntime.class.getName());
+
+    private final ConcurrentHashMap<Method, GuardedMethod> plans = new ConcurrentHashMap<>();
+
+    @Inject
+    BeanManager beanManager;
+
+    private Settings settings;
+    private PolicyResolver policies;
+    private IdempotencyEngine engine;
+    private ScheduledExecutorService ownScheduler;
+    private ScheduledFuture<?> purge;
+
+    @PostConstruct
+    void init() {
+        settings = MicroProfileSettings.current();
+        policies = new PolicyResolver(settings);
+        GlobalSettings global = new GlobalSettings(settings);
+        engine = new IdempotencyEngine(selectStore(global.store()));
+        schedulePurge(global.purgeInterval(), global.purgeBatchSize());
+    }
+
+    /** Creates the runtime with the application, not at the first guarded call. */
+    void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        LOG.log(
+                Level.DEBUG,
+                "idempotency runtime started on store {0}",
+                engine.store().getClass().getName());
+    }
+
+    @PreDestroy
+    void stop() {
+        if (purge != null) {
+            purge.cancel(false);
+        }
+        if (ownScheduler != null) {
+            ownScheduler.shutdownNow();
+        }
+    }
+
+    /** The engine, for entry points other than the interceptor (the JAX-RS filter, toolkits). */
+    public IdempotencyEngine engine() {
+        return engine;
+    }
+
+    /** The settings this runtime reads. */
+    public Settings settings() {
+        return settings;
+    }
+
+    /** The policy resolver over this runtime's settings. */
+    public PolicyResolver policies() {
+        return policies;
+    }
+
+    /** The cached plan of a guarded method; built on first use. */
+    GuardedMethod plan(Method method, Class<?> targetClass) {
+        GuardedMethod plan = plans.get(method);
+        if (plan == null) {
+            plan = plans.computeIfAbsent(method, m -> newPlan(m, targetClass));
+        }
+        return plan;
+    }
+
+    private GuardedMethod newPlan(Method method, Class<?> targetClass) {
+        Idempotent annotation = IdempotencyExtension.effectiveAnnotation(method, targetClass);
+        if (annotation == null) {
+            throw new IdempotencyConfigurationException("No @Idempotent found for " + PolicyResolver.describe(method));
+        }
+        return GuardedMethod.plan(method, policies.resolve(method, annotation), engine);
+    }
+
+    @SuppressWarnings("unchecked")
+    private IdempotencyStore selectStore(String name) {
+        Bean<?> bean = StoreSelector.bean(beanManager, name);
+        if (bean == null) {
+            return new MemoryIdempotencyStore();
+        }
+        Bean<IdempotencyStore> b = (Bean<IdempotencyStore>) bean;
+        return (IdempotencyStore)
+                beanManager.getReference(b, IdempotencyStore.class, beanManager.createCreationalContext(b));
+    }
+
+    private void schedulePurge(Duration interval, int batchSize) {
+        ScheduledExecutorService scheduler = managedScheduler();
+        if (scheduler == null) {
+            ownScheduler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "idempotency-purge");
+                t.setDaemon(true);
+                return t;
+            });
+            scheduler = ownScheduler;
+        }
+        long millis = interval.toMillis();
+        purge = scheduler.scheduleWithFixedDelay(() -> purgeOnce(batchSize), millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Deletes expired records in batches until a batch comes back short. */
+    void purgeOnce(int batchSize) {
+        try {
+            int total = 0;
+            int n;
+            do {
+                n = engine.store().purgeExpired(batchSize);
+                total += n;
+            } while (n == batchSize);
+            if (total > 0) {
+                LOG.log(Level.DEBUG, "purged {0} expired idempotency records", total);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "purging expired idempotency records failed; will try again next interval", e);
+        }
+    }
+
+    private static ScheduledExecutorService managedScheduler() {
+        try {
+            return (ScheduledExecutorService)
+                    new InitialContext().lookup("java:comp/DefaultManagedScheduledExecutorService");
+        } catch (NamingException | RuntimeException | NoClassDefFoundError e) {
+            return null;
+        }
+    }
+}

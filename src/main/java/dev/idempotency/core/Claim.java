@@ -1,0 +1,27 @@
+package dev.idempotency.core;
+
+/** What {@link IdempotencyEngine#begin} decided for a call. */
+public sealed interface Claim {
+
+    /** The namespaced key the decision is about. */
+    RecordKey key();
+
+    /**
+     * This call owns the key: run the operation, then {@link IdempotencyEngine#complete} or {@link
+     * IdempotencyEngine#release} exactly once.
+     *
+     * @param key the namespaced key
+     * @param owner this call's owner token
+     * @param policy the operation's policy
+     * @param tookOver whether the claim took over an IN_PROGRESS record whose lease had ended
+     */
+    record Owned(RecordKey key, String owner, OperationPolicy policy, boolean tookOver) implements Claim {}
+
+    /**
+     * The operation completed before: hand back the stored outcome, do not run it.
+     *
+     * @param key the namespaced key
+     * @param outcome the stored outcome bytes
+     */
+    record Replay(RecordKey key, byte[] outcome) implements Claim {}
+}

@@ -1,0 +1,123 @@
+package dev.idempotency.core;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+
+/**
+ * The module-wide configuration keys and their defaults. Per-operation keys are read by {@link
+ * PolicyResolver}.
+ */
+public final class GlobalSettings {
+
+    /** Which store holds records: {@code memory}, {@code infinispan}, {@code jpa}, or a CDI bean name. */
+    public static final String STORE = "idempotency.store";
+    /** Default retention of completed outcomes, when an operation sets none. */
+    public static final String TTL = "idempotency.ttl";
+    /** Default lease of in-progress claims, when an operation sets none. */
+    public static final String LEASE = "idempotency.lease";
+    /** Priority of the CDI interceptor. */
+    public static final String INTERCEPTOR_PRIORITY = "idempotency.interceptor.priority";
+    /** How often expired records are purged. */
+    public static final String PURGE_INTERVAL = "idempotency.purge.interval";
+    /** How many expired records one purge run deletes at most. */
+    public static final String PURGE_BATCH_SIZE = "idempotency.purge.batch-size";
+
+    /** Default of {@link #STORE}. */
+    public static final String DEFAULT_STORE = "memory";
+    /** Default of {@link #TTL}: 24 hours, the retention Stripe documents. */
+    public static final Duration DEFAULT_TTL = Duration.ofHours(24);
+    /** Default of {@link #LEASE}: one minute, longer than any request a client waits for. */
+    public static final Duration DEFAULT_LEASE = Duration.ofMinutes(1);
+    /**
+     * Default of {@link #INTERCEPTOR_PRIORITY}: {@code PLATFORM_BEFORE + 100}. Below {@code
+     * @Transactional} (200), so a CDI method's outcome is stored only after its transaction committed,
+     * and outside Fault Tolerance ({@code PLATFORM_AFTER + 10}), so a series of retries is one
+     * guarded execution.
+     */
+    public static final int DEFAULT_INTERCEPTOR_PRIORITY = 100;
+    /** Default of {@link #PURGE_INTERVAL}. */
+    public static final Duration DEFAULT_PURGE_INTERVAL = Duration.ofMinutes(5);
+    /** Default of {@link #PURGE_BATCH_SIZE}. */
+    public static final int DEFAULT_PURGE_BATCH_SIZE = 1000;
+
+    private final Settings settings;
+
+    /** @param settings where the values come from */
+    public GlobalSettings(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** The configured store name. */
+    public String store() {
+        return settings.get(STORE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_STORE);
+    }
+
+    /** The default ttl. */
+    public Duration ttl() {
+        return settings.get(TTL).map(v -> duration(TTL, v)).orElse(DEFAULT_TTL);
+    }
+
+    /** The default lease. */
+    public Duration lease() {
+        return settings.get(LEASE).map(v -> duration(LEASE, v)).orElse(DEFAULT_LEASE);
+    }
+
+    /** The interceptor priority. */
+    public int interceptorPriority() {
+        return settings.get(INTERCEPTOR_PRIORITY)
+                .map(v -> integer(INTERCEPTOR_PRIORITY, v))
+                .orElse(DEFAULT_INTERCEPTOR_PRIORITY);
+    }
+
+    /** The purge interval. */
+    public Duration purgeInterval() {
+        return settings.get(PURGE_INTERVAL)
+                .map(v -> duration(PURGE_INTERVAL, v))
+                .orElse(DEFAULT_PURGE_INTERVAL);
+    }
+
+    /** The purge batch size. */
+    public int purgeBatchSize() {
+        int n = settings.get(PURGE_BATCH_SIZE)
+                .map(v -> integer(PURGE_BATCH_SIZE, v))
+                .orElse(DEFAULT_PURGE_BATCH_SIZE);
+        if (n < 1) {
+            throw new IdempotencyConfigurationException(
+                    "Config key '" + PURGE_BATCH_SIZE + "' is " + n + "; set it to a positive number such as 1000.");
+        }
+        return n;
+    }
+
+    /**
+     * Parses a positive ISO-8601 duration, or fails naming the key and an example.
+     *
+     * @param key the config key (or annotation member) the text came from
+     * @param text the text
+     */
+    public static Duration duration(String key, String text) {
+        Duration d;
+        try {
+            d = Duration.parse(text.trim());
+        } catch (DateTimeParseException e) {
+            throw new IdempotencyConfigurationException(
+                    "'" + key + "' is '" + text
+                            + "', which is not an ISO-8601 duration; write it like PT30S, PT24H or P7D.",
+                    e);
+        }
+        if (d.isNegative() || d.isZero()) {
+            throw new IdempotencyConfigurationException(
+                    "'" + key + "' is '" + text + "'; it must be a positive duration such as PT30S, PT24H or P7D.");
+        }
+        return d;
+    }
+
+    private static int integer(String key, String text) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IdempotencyConfigurationException(
+                    "Config key '" + key + "' is '" + text + "', which is not a whole number.", e);
+        }
+    }
+}

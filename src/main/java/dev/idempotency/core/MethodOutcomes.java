@@ -1,0 +1,148 @@
+package dev.idempotency.core;
+
+import dev.idempotency.IdempotencyReplayException;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Encodes a method's outcome (its return value or a kept exception) as stored bytes, and turns
+ * stored bytes back into that outcome. The bytes are a small JSON document, readable in the store:
+ *
+ * <ul>
+ *   <li>{@code {"t":"value","v":<JSON-B of the value>}}, read back with the method's generic return
+ *       type, so a {@code List<Dto>} comes back as a {@code List<Dto>};
+ *   <li>{@code {"t":"void"}} for void methods;
+ *   <li>{@code {"t":"exception","type":"com.example.Declined","message":"..."}};
+ *   <li>{@code {"t":"unreplayable","type":"...","reason":"..."}} when the value could not be
+ *       serialized: the call completed, so repeats get {@link IdempotencyReplayException} rather than
+ *       a second run.
+ * </ul>
+ */
+public final class MethodOutcomes {
+
+    private final Method method;
+    private final Type returnType;
+    private final boolean isVoid;
+
+    /** @param method the guarded method */
+    public MethodOutcomes(Method method) {
+        this.method = method;
+        this.returnType = method.getGenericReturnType();
+        this.isVoid = method.getReturnType() == void.class || method.getReturnType() == Void.class;
+    }
+
+    /** The stored form of a returned value. */
+    public byte[] value(Object value) {
+        JsonObjectBuilder b = Json.createObjectBuilder();
+        if (isVoid) {
+            b.add("t", "void");
+        } else {
+            try {
+                String json = value == null ? "null" : CanonicalJson.jsonb().toJson(value, returnType);
+                try (JsonReader r = Json.createReader(new java.io.StringReader(json))) {
+                    b.add("t", "value").add("v", r.readValue());
+                }
+            } catch (RuntimeException e) {
+                b.add("t", "unreplayable")
+                        .add("type", value.getClass().getName())
+                        .add("reason", String.valueOf(e.getMessage()));
+            }
+        }
+        return b.build().toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The stored form of a kept exception: its type and message (not its cause or stack trace). */
+    public byte[] exception(Throwable t) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("t", "exception")
+                .add("type", t.getClass().getName());
+        if (t.getMessage() != null) {
+            b.add("message", t.getMessage());
+        }
+        return b.build().toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Hands back a stored outcome: returns the value, or throws the kept exception.
+     *
+     * @throws IdempotencyReplayException the outcome cannot be handed back as it was
+     */
+    public Object replay(byte[] stored, RecordKey key) throws Exception {
+        JsonObject o;
+        try (JsonReader r = Json.createReader(new ByteArrayInputStream(stored))) {
+            o = r.readObject();
+        }
+        String kind = o.getString("t", "");
+        switch (kind) {
+            case "void":
+                return null;
+            case "value": {
+                JsonValue v = o.get("v");
+                if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
+                    return null;
+                }
+                return CanonicalJson.jsonb().fromJson(v.toString(), returnType);
+            }
+            case "exception":
+                throw rebuild(o.getString("type"), o.getString("message", null), key);
+            case "unreplayable":
+                throw new IdempotencyReplayException(
+                        key.operation(),
+                        key.hash(),
+                        "Operation '" + key.operation() + "' completed for key #" + key.hash()
+                                + ", but its result (" + o.getString("type", "?")
+                                + ") could not be serialized with JSON-B, so it cannot be replayed; the operation"
+                                + " is not run again. Make the return type JSON-B serializable. Cause: "
+                                + o.getString("reason", "?"));
+            default:
+                throw new IdempotencyReplayException(
+                        key.operation(),
+                        key.hash(),
+                        "Stored outcome of '" + key.operation() + "' for key #" + key.hash() + " has an unknown form '"
+                                + kind + "'; was it written by a newer version?");
+        }
+    }
+
+    private Exception rebuild(String type, String message, RecordKey key) {
+        Throwable t = instantiate(type, message);
+        if (t instanceof Error e) {
+            throw e;
+        }
+        if (t instanceof Exception e) {
+            return e;
+        }
+        return new IdempotencyReplayException(
+                key.operation(),
+                key.hash(),
+                "Operation '" + key.operation() + "' failed for key #" + key.hash() + " with " + type
+                        + (message == null ? "" : ": " + message)
+                        + "; that exception is replayed as this one because " + type
+                        + " has no public (String) or no-argument constructor here.");
+    }
+
+    private Throwable instantiate(String type, String message) {
+        try {
+            Class<?> c = Class.forName(type, false, method.getDeclaringClass().getClassLoader());
+            if (!Throwable.class.isAssignableFrom(c)) {
+                return null;
+            }
+            try {
+                Constructor<?> withMessage = c.getConstructor(String.class);
+                return (Throwable) withMessage.newInstance(message);
+            } catch (NoSuchMethodException e) {
+                Constructor<?> plain = c.getConstructor();
+                return (Throwable) plain.newInstance();
+            }
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return null;
+        }
+    }
+}

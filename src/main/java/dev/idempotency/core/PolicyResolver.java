@@ -1,0 +1,187 @@
+package dev.idempotency.core;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.Idempotent;
+import dev.idempotency.InProgressPolicy;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Merges an {@link Idempotent} annotation with configuration into an {@link OperationPolicy}, in the
+ * MicroProfile Fault Tolerance form, most specific first:
+ *
+ * <ol>
+ *   <li>{@code <class>/<method>/Idempotent/<member>}
+ *   <li>{@code <class>/Idempotent/<member>}
+ *   <li>{@code Idempotent/<member>}
+ *   <li>the annotation's value
+ *   <li>for {@code ttl} and {@code lease} left empty: {@code idempotency.ttl}, {@code
+ *       idempotency.lease}
+ * </ol>
+ *
+ * {@code <class>} is the fully qualified name of the class that declares the method.
+ */
+public final class PolicyResolver {
+
+    /** The annotation's simple name, as it appears in config keys. */
+    public static final String ANNOTATION = "Idempotent";
+
+    private final Settings settings;
+    private final GlobalSettings global;
+
+    /** @param settings where config values come from */
+    public PolicyResolver(Settings settings) {
+        this.settings = settings;
+        this.global = new GlobalSettings(settings);
+    }
+
+    /**
+     * The policy of a method.
+     *
+     * @param method the guarded method
+     * @param annotation the effective annotation (on the method, else on its class)
+     * @throws IdempotencyConfigurationException naming the method, the key and the fix
+     */
+    public OperationPolicy resolve(Method method, Idempotent annotation) {
+        Lookup lookup = new Lookup(method);
+        String name = lookup.get("name").orElse(annotation.name()).trim();
+        if (name.isEmpty()) {
+            name = defaultName(method);
+        }
+        Duration ttl = lookup.duration("ttl", annotation.ttl(), global::ttl);
+        Duration lease = lookup.duration("lease", annotation.lease(), global::lease);
+        InProgressPolicy onInProgress =
+                lookup.get("onInProgress").map(v -> lookup.inProgress(v)).orElse(annotation.onInProgress());
+        List<Class<? extends Throwable>> keepOn =
+                lookup.get("keepOn").map(v -> lookup.classes("keepOn", v)).orElse(List.of(annotation.keepOn()));
+        List<Class<? extends Throwable>> releaseOn = lookup.get("releaseOn")
+                .map(v -> lookup.classes("releaseOn", v))
+                .orElse(List.of(annotation.releaseOn()));
+        boolean required =
+                lookup.get("required").map(v -> lookup.bool("required", v)).orElse(annotation.required());
+        return new OperationPolicy(name, ttl, lease, onInProgress, new ExceptionPolicy(keepOn, releaseOn), required);
+    }
+
+    /**
+     * The default operation name: declaring class, method name and parameter types, e.g. {@code
+     * com.example.Orders#place(String,Order)}. Overloads get different names.
+     */
+    public static String defaultName(Method method) {
+        return method.getDeclaringClass().getName() + "#" + method.getName()
+                + Arrays.stream(method.getParameterTypes())
+                        .map(Class::getSimpleName)
+                        .collect(Collectors.joining(",", "(", ")"));
+    }
+
+    /** A human name of a method for messages: {@code com.example.Orders#place}. */
+    public static String describe(Method method) {
+        return method.getDeclaringClass().getName() + "#" + method.getName();
+    }
+
+    /** Config lookups for one method, in precedence order. */
+    private final class Lookup {
+        private final Method method;
+        private final String[] prefixes;
+
+        Lookup(Method method) {
+            this.method = method;
+            String cls = method.getDeclaringClass().getName();
+            this.prefixes = new String[] {
+                cls + "/" + method.getName() + "/" + ANNOTATION + "/", cls + "/" + ANNOTATION + "/", ANNOTATION + "/"
+            };
+        }
+
+        Optional<String> get(String member) {
+            for (String prefix : prefixes) {
+                Optional<String> v = settings.get(prefix + member);
+                if (v.isPresent() && !v.get().isBlank()) {
+                    return Optional.of(v.get().trim());
+                }
+            }
+            return Optional.empty();
+        }
+
+        /** The key the value came from, for error messages. */
+        String source(String member) {
+            for (String prefix : prefixes) {
+                Optional<String> v = settings.get(prefix + member);
+                if (v.isPresent() && !v.get().isBlank()) {
+                    return "config key '" + prefix + member + "'";
+                }
+            }
+            return "@Idempotent(" + member + ") on " + describe(method);
+        }
+
+        Duration duration(String member, String annotationValue, java.util.function.Supplier<Duration> fallback) {
+            Optional<String> configured = get(member);
+            String text = configured.orElse(annotationValue);
+            if (text.isBlank()) {
+                return fallback.get();
+            }
+            try {
+                return GlobalSettings.duration(member, text);
+            } catch (IdempotencyConfigurationException e) {
+                throw new IdempotencyConfigurationException(
+                        "Invalid " + member + " for " + describe(method) + ": " + source(member) + " is '" + text
+                                + "'; write a positive ISO-8601 duration such as PT30S, PT24H or P7D.",
+                        e);
+            }
+        }
+
+        InProgressPolicy inProgress(String text) {
+            try {
+                return InProgressPolicy.valueOf(text.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IdempotencyConfigurationException(
+                        "Invalid onInProgress for " + describe(method) + ": " + source("onInProgress") + " is '" + text
+                                + "'; use REJECT or WAIT.",
+                        e);
+            }
+        }
+
+        boolean bool(String member, String text) {
+            if (text.equalsIgnoreCase("true")) {
+                return true;
+            }
+            if (text.equalsIgnoreCase("false")) {
+                return false;
+            }
+            throw new IdempotencyConfigurationException("Invalid " + member + " for " + describe(method) + ": "
+                    + source(member) + " is '" + text + "'; use true or false.");
+        }
+
+        List<Class<? extends Throwable>> classes(String member, String text) {
+            List<Class<? extends Throwable>> result = new ArrayList<>();
+            ClassLoader loader = method.getDeclaringClass().getClassLoader();
+            for (String raw : text.split(",")) {
+                String className = raw.trim();
+                if (className.isEmpty()) {
+                    continue;
+                }
+                Class<?> c;
+                try {
+                    c = Class.forName(className, false, loader);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    throw new IdempotencyConfigurationException(
+                            "Invalid " + member + " for " + describe(method) + ": " + source(member)
+                                    + " names class '" + className
+                                    + "', which cannot be loaded; write fully qualified exception class names separated by commas.",
+                            e);
+                }
+                if (!Throwable.class.isAssignableFrom(c)) {
+                    throw new IdempotencyConfigurationException("Invalid " + member + " for " + describe(method)
+                            + ": " + source(member) + " names '" + className
+                            + "', which is not an exception type; list Throwable subclasses only.");
+                }
+                result.add(c.asSubclass(Throwable.class));
+            }
+            return result;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.idempotency.core;
+
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.RecordStatus;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The one record state machine, shared by every store and every entry point.
+ *
+ * <pre>
+ *   free (absent or not live) --claim--> IN_PROGRESS(owner, expiresAt = now + lease, fingerprint)
+ *   IN_PROGRESS --complete by owner--> COMPLETED(outcome, expiresAt = now + ttl)
+ *   IN_PROGRESS --release by owner---> free
+ *   IN_PROGRESS, lease ended --------> free (the next claim takes it over with a new owner)
+ *   COMPLETED, retention ended ------> free
+ * </pre>
+ *
+ * <p>Stores call these functions inside their atomic primitive (a compare-and-set, a conditional
+ * write, a row lock) with their own clock's now, so that the rules are written once.
+ */
+public final class RecordLifecycle {
+
+    private RecordLifecycle() {}
+
+    /** Whether the record holds its key at {@code now}; a record that is not live counts as absent. */
+    public static boolean isLive(IdempotencyRecord record, Instant now) {
+        return record != null && record.expiresAt().isAfter(now);
+    }
+
+    /** Whether a claim may replace {@code existing}: it is absent, or its lease or retention ended. */
+    public static boolean isClaimable(IdempotencyRecord existing, Instant now) {
+        return !isLive(existing, now);
+    }
+
+    /** The new IN_PROGRESS record of a claim. */
+    public static IdempotencyRecord claim(String key, String owner, String fingerprint, Instant now, Duration lease) {
+        return new IdempotencyRecord(key, RecordStatus.IN_PROGRESS, owner, fingerprint, now.plus(lease), null);
+    }
+
+    /**
+     * Whether {@code owner} may complete or release {@code record}: it is an IN_PROGRESS claim made by
+     * that owner. Deliberately not time-bound: an owner that ran past its lease may still record its
+     * outcome as long as nobody took the key over, which avoids a second run.
+     */
+    public static boolean isOwnedBy(IdempotencyRecord record, String owner) {
+        return record != null
+                && record.status() == RecordStatus.IN_PROGRESS
+                && record.owner().equals(owner);
+    }
+
+    /** The COMPLETED record that replaces the owner's claim. */
+    public static IdempotencyRecord complete(IdempotencyRecord claim, byte[] outcome, Instant now, Duration ttl) {
+        if (claim.status() != RecordStatus.IN_PROGRESS) {
+            throw new IllegalStateException("only an IN_PROGRESS claim can be completed: " + claim);
+        }
+        return new IdempotencyRecord(
+                claim.key(), RecordStatus.COMPLETED, claim.owner(), claim.fingerprint(), now.plus(ttl), outcome);
+    }
+
+    /** How long until a live record stops being live (zero if it is not live). */
+    public static Duration remaining(IdempotencyRecord record, Instant now) {
+        Duration d = Duration.between(now, record.expiresAt());
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.idempotency.spi;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The atomic primitives the engine needs from a store. Every method is atomic per key with respect
+ * to every other method, on every node that shares the store. Stores keep no logic of their own: the
+ * decisions (is a record live? may it be taken over? who owns it?) are {@code
+ * dev.idempotency.core.RecordLifecycle}'s, evaluated against the store's clock.
+ *
+ * <p>A record is <em>live</em> while its {@code expiresAt} is after the store's now. A key whose
+ * record is absent or not live is free: it can be claimed, and reads treat it as absent.
+ *
+ * <p>Backend failures are thrown as {@link dev.idempotency.IdempotencyStoreUnavailableException}.
+ *
+ * <p>Every store passes the contract suite {@code IdempotencyStoreContract} in the test sources.
+ */
+public interface IdempotencyStore {
+
+    /**
+     * Claims the key for {@code owner} if it is free; otherwise leaves the live record untouched.
+     *
+     * @param key the namespaced key
+     * @param owner a token unique to this attempt
+     * @param fingerprint the fingerprint to store with the claim
+     * @param lease how long the claim is honoured; the claim's {@code expiresAt} is now + lease
+     * @return the new claim, or the live record that prevented it
+     */
+    ClaimResult claim(String key, String owner, String fingerprint, Duration lease);
+
+    /**
+     * Reads the live record for a key.
+     *
+     * @return the record, or empty when the key is free
+     */
+    Optional<IdempotencyRecord> read(String key);
+
+    /**
+     * Turns the owner's IN_PROGRESS claim into a COMPLETED record with the outcome, kept for {@code
+     * ttl} from now. Fenced by the owner token alone: it succeeds even after the lease ended, as long
+     * as no other owner took the key over (and the store still holds the claim).
+     *
+     * @return true if the record was the owner's claim and is now COMPLETED; false otherwise
+     *     (nothing was changed)
+     */
+    boolean complete(String key, String owner, byte[] outcome, Duration ttl);
+
+    /**
+     * Deletes the owner's IN_PROGRESS claim, so that the next call runs again. Fenced by the owner
+     * token like {@link #complete}.
+     *
+     * @return true if the claim was the owner's and is gone; false otherwise (nothing was changed)
+     */
+    boolean release(String key, String owner);
+
+    /**
+     * Deletes up to {@code max} records that are no longer live. Never deletes a live record, even if
+     * it became live again between finding and deleting.
+     *
+     * @return how many records were deleted
+     */
+    int purgeExpired(int max);
+}
