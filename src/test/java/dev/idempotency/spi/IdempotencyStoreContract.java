@@ -1,0 +1,341 @@
+package dev.idempotency.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.core.Hashing;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every {@link IdempotencyStore} passes, against its real backend. A store's test
+ * extends this class, returns a fresh (or emptied) store from {@link #store()}, and may override
+ * {@link #elapse} (a store with a controllable clock moves it; others sleep) and the race sizes.
+ *
+ * <p>Time-based cases use {@link #SHORT} leases and ttls and then {@link #elapse} past them, so a
+ * store that can only sleep still passes in well under a second per case.
+ */
+public abstract class IdempotencyStoreContract {
+
+    /** A lease or ttl that {@link #elapse}({@link #PAST_SHORT}) outlives. */
+    protected static final Duration SHORT = Duration.ofMillis(300);
+    /** Long enough to outlive {@link #SHORT} on any store clock granularity. */
+    protected static final Duration PAST_SHORT = Duration.ofMillis(1200);
+    /** A lease or ttl no test outlives. */
+    protected static final Duration LONG = Duration.ofMinutes(10);
+
+    private static final AtomicInteger KEYS = new AtomicInteger();
+
+    /** The store under test, empty of the keys this test class uses. */
+    protected abstract IdempotencyStore store();
+
+    /** Lets {@code d} pass on the store's clock. Default: sleeps. */
+    protected void elapse(Duration d) throws InterruptedException {
+        Thread.sleep(d.toMillis());
+    }
+
+    /** Threads in the claim race. */
+    protected int raceThreads() {
+        return 64;
+    }
+
+    /** Keys in the claim race; every thread claims every key. */
+    protected int raceKeys() {
+        return 1000;
+    }
+
+    private IdempotencyStore store;
+    private String prefix;
+
+    @BeforeEach
+    void setUpContract() {
+        store = store();
+        prefix = getClass().getSimpleName() + "-" + System.nanoTime() + "-";
+    }
+
+    /** A fresh key in the store's key format (64 hex characters). */
+    protected String key() {
+        return Hashing.sha256Hex(prefix + KEYS.incrementAndGet());
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void claimOnAFreeKeyStoresAnInProgressRecord() {
+        String k = key();
+        ClaimResult r = store.claim(k, "owner-1", "fp-1", LONG);
+        assertThat(r.claimed()).isTrue();
+        assertThat(r.record().status()).isEqualTo(RecordStatus.IN_PROGRESS);
+        assertThat(r.record().owner()).isEqualTo("owner-1");
+        assertThat(r.record().fingerprint()).isEqualTo("fp-1");
+        assertThat(store.read(k)).hasValueSatisfying(rec -> {
+            assertThat(rec.status()).isEqualTo(RecordStatus.IN_PROGRESS);
+            assertThat(rec.owner()).isEqualTo("owner-1");
+            assertThat(rec.outcome()).isNull();
+        });
+    }
+
+    @Test
+    void secondClaimSeesTheFirstAndChangesNothing() {
+        String k = key();
+        store.claim(k, "owner-1", "fp-1", LONG);
+        ClaimResult second = store.claim(k, "owner-2", "fp-2", LONG);
+        assertThat(second.claimed()).isFalse();
+        assertThat(second.record().owner()).isEqualTo("owner-1");
+        assertThat(second.record().fingerprint()).isEqualTo("fp-1");
+        assertThat(store.read(k).orElseThrow().owner()).isEqualTo("owner-1");
+    }
+
+    @Test
+    void readOfAnUnknownKeyIsEmpty() {
+        assertThat(store.read(key())).isEmpty();
+    }
+
+    @Test
+    void completeByOwnerStoresTheOutcomeForReplay() {
+        String k = key();
+        store.claim(k, "owner-1", "fp-1", LONG);
+        byte[] outcome = bytes("{\"t\":\"value\",\"v\":[1,2,3]}");
+        assertThat(store.complete(k, "owner-1", outcome, LONG)).isTrue();
+
+        ClaimResult again = store.claim(k, "owner-2", "fp-1", LONG);
+        assertThat(again.claimed()).isFalse();
+        assertThat(again.record().status()).isEqualTo(RecordStatus.COMPLETED);
+        assertThat(again.record().outcome()).isEqualTo(outcome);
+        assertThat(again.record().fingerprint()).isEqualTo("fp-1");
+        assertThat(store.read(k).orElseThrow().outcome()).isEqualTo(outcome);
+    }
+
+    @Test
+    void largeAndBinaryOutcomesComeBackByteForByte() {
+        String k = key();
+        byte[] outcome = new byte[256 * 1024];
+        for (int i = 0; i < outcome.length; i++) {
+            outcome[i] = (byte) (i * 31 + 7);
+        }
+        store.claim(k, "o", "fp", LONG);
+        assertThat(store.complete(k, "o", outcome, LONG)).isTrue();
+        assertThat(store.read(k).orElseThrow().outcome()).isEqualTo(outcome);
+    }
+
+    @Test
+    void completeByAnotherOwnerIsFenced() {
+        String k = key();
+        store.claim(k, "owner-1", "fp-1", LONG);
+        assertThat(store.complete(k, "intruder", bytes("x"), LONG)).isFalse();
+        assertThat(store.read(k).orElseThrow().status()).isEqualTo(RecordStatus.IN_PROGRESS);
+    }
+
+    @Test
+    void completeOfAnUnclaimedKeyDoesNothing() {
+        String k = key();
+        assertThat(store.complete(k, "owner-1", bytes("x"), LONG)).isFalse();
+        assertThat(store.read(k)).isEmpty();
+    }
+
+    @Test
+    void aCompletedRecordCannotBeCompletedOrReleasedAgain() {
+        String k = key();
+        store.claim(k, "owner-1", "fp-1", LONG);
+        store.complete(k, "owner-1", bytes("first"), LONG);
+        assertThat(store.complete(k, "owner-1", bytes("second"), LONG)).isFalse();
+        assertThat(store.release(k, "owner-1")).isFalse();
+        assertThat(store.read(k).orElseThrow().outcome()).isEqualTo(bytes("first"));
+    }
+
+    @Test
+    void releaseByOwnerFreesTheKey() {
+        String k = key();
+        store.claim(k, "owner-1", "fp-1", LONG);
+        assertThat(store.release(k, "owner-1")).isTrue();
+        assertThat(store.read(k)).isEmpty();
+        assertThat(store.claim(k, "owner-2", "fp-2", LONG).claimed()).isTrue();
+    }
+
+    @Test
+    void releaseByAnotherOwnerIsFenced() {
+        String k = key();
+        store.claim(k, "owner-1", "fp-1", LONG);
+        assertThat(store.release(k, "intruder")).isFalse();
+        assertThat(store.read(k).orElseThrow().owner()).isEqualTo("owner-1");
+    }
+
+    @Test
+    void anEndedLeaseCanBeTakenOverAndTheOldOwnerIsFenced() throws Exception {
+        String k = key();
+        store.claim(k, "slow-owner", "fp-1", SHORT);
+        assertThat(store.claim(k, "early", "fp-1", LONG).claimed()).isFalse();
+        elapse(PAST_SHORT);
+
+        ClaimResult takeover = store.claim(k, "new-owner", "fp-1", LONG);
+        assertThat(takeover.claimed()).isTrue();
+        assertThat(takeover.record().owner()).isEqualTo("new-owner");
+
+        assertThat(store.complete(k, "slow-owner", bytes("stale"), LONG)).isFalse();
+        assertThat(store.release(k, "slow-owner")).isFalse();
+        assertThat(store.read(k).orElseThrow().owner()).isEqualTo("new-owner");
+        assertThat(store.complete(k, "new-owner", bytes("fresh"), LONG)).isTrue();
+        assertThat(store.read(k).orElseThrow().outcome()).isEqualTo(bytes("fresh"));
+    }
+
+    @Test
+    void anOwnerPastItsLeaseStillCompletesWhenNobodyTookOver() throws Exception {
+        String k = key();
+        store.claim(k, "late-owner", "fp-1", SHORT);
+        elapse(PAST_SHORT);
+        assertThat(store.complete(k, "late-owner", bytes("late"), LONG)).isTrue();
+        assertThat(store.read(k).orElseThrow().outcome()).isEqualTo(bytes("late"));
+    }
+
+    @Test
+    void aCompletedRecordExpiresAfterItsTtlAndTheKeyIsFreeAgain() throws Exception {
+        String k = key();
+        store.claim(k, "owner-1", "fp-1", LONG);
+        store.complete(k, "owner-1", bytes("x"), SHORT);
+        assertThat(store.read(k)).isPresent();
+        elapse(PAST_SHORT);
+        assertThat(store.read(k)).isEmpty();
+        ClaimResult again = store.claim(k, "owner-2", "fp-2", LONG);
+        assertThat(again.claimed()).isTrue();
+        assertThat(again.record().fingerprint()).isEqualTo("fp-2");
+    }
+
+    @Test
+    void purgeDeletesExpiredRecordsAndKeepsLiveOnes() throws Exception {
+        List<String> expiring = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String k = key();
+            store.claim(k, "o", "fp", LONG);
+            store.complete(k, "o", bytes("x"), SHORT);
+            expiring.add(k);
+        }
+        String abandoned = key();
+        store.claim(abandoned, "o", "fp", SHORT);
+        String live = key();
+        store.claim(live, "o", "fp", LONG);
+        store.complete(live, "o", bytes("keep"), LONG);
+        String running = key();
+        store.claim(running, "o", "fp", LONG);
+
+        elapse(PAST_SHORT);
+        int purged = 0;
+        for (int round = 0; round < 100; round++) {
+            int n = store.purgeExpired(1000);
+            purged += n;
+            if (n == 0) {
+                break;
+            }
+        }
+        // Stores that expire entries by themselves may already have dropped some: never more than ours.
+        assertThat(purged).isGreaterThanOrEqualTo(0);
+        for (String k : expiring) {
+            assertThat(store.read(k)).isEmpty();
+        }
+        assertThat(store.read(abandoned)).isEmpty();
+        assertThat(store.read(live).orElseThrow().outcome()).isEqualTo(bytes("keep"));
+        assertThat(store.read(running).orElseThrow().status()).isEqualTo(RecordStatus.IN_PROGRESS);
+        assertThat(store.complete(running, "o", bytes("done"), LONG)).isTrue();
+    }
+
+    @Test
+    void purgeRespectsItsBatchLimit() throws Exception {
+        for (int i = 0; i < 7; i++) {
+            String k = key();
+            store.claim(k, "o", "fp", LONG);
+            store.complete(k, "o", bytes("x"), SHORT);
+        }
+        elapse(PAST_SHORT);
+        assertThat(store.purgeExpired(3)).isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void concurrentClaimsOfOneKeyHaveExactlyOneWinnerPerKey() throws Exception {
+        int threads = raceThreads();
+        int keys = raceKeys();
+        String[] k = new String[keys];
+        for (int i = 0; i < keys; i++) {
+            k[i] = key();
+        }
+        AtomicIntegerArray winners = new AtomicIntegerArray(keys);
+        Races gate = new Races(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                String owner = "racer-" + t;
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < keys; i++) {
+                        gate.await();
+                        if (store.claim(k[i], owner, "fp", LONG).claimed()) {
+                            winners.incrementAndGet(i);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(10, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int i = 0; i < keys; i++) {
+            assertThat(winners.get(i)).as("winners of key %d", i).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void concurrentCompleteAndTakeoverNeverBothWin() throws Exception {
+        // The old owner completes while a new caller takes over the ended lease: at most one of them
+        // may succeed, and the stored record must be consistent with the winner.
+        int rounds = 50;
+        for (int round = 0; round < rounds; round++) {
+            String k = key();
+            store.claim(k, "old", "fp", Duration.ofMillis(1));
+            elapse(Duration.ofMillis(20));
+            Races gate = new Races(2);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<Boolean> completed = pool.submit(() -> {
+                    gate.await();
+                    return store.complete(k, "old", bytes("old-outcome"), LONG);
+                });
+                Future<Boolean> tookOver = pool.submit(() -> {
+                    gate.await();
+                    return store.claim(k, "new", "fp", LONG).claimed();
+                });
+                boolean c = completed.get(1, TimeUnit.MINUTES);
+                boolean t = tookOver.get(1, TimeUnit.MINUTES);
+                Optional<IdempotencyRecord> rec = store.read(k);
+                assertThat(rec).isPresent();
+                if (t) {
+                    // The takeover won, so the old owner's complete must have been fenced (had it
+                    // completed first, the COMPLETED record would be live and not claimable).
+                    assertThat(c)
+                            .as("old owner completed although the key was taken over")
+                            .isFalse();
+                    assertThat(rec.get().owner()).isEqualTo("new");
+                    assertThat(rec.get().status()).isEqualTo(RecordStatus.IN_PROGRESS);
+                } else {
+                    assertThat(c).isTrue();
+                    assertThat(rec.get().status()).isEqualTo(RecordStatus.COMPLETED);
+                    assertThat(rec.get().outcome()).isEqualTo(bytes("old-outcome"));
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+}
