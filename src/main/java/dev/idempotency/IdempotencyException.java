@@ -1,9 +1,15 @@
 package dev.idempotency;
 
+import jakarta.ejb.ApplicationException;
+
 /**
  * Base type of every exception this module throws. Messages name the operation and a short hash of
  * the key, never the raw key or the arguments, so they are safe to log and to show.
+ *
+ * <p>An EJB application exception (with rollback): an EJB client catches these types as they are, not
+ * wrapped in {@code EJBException}, and the container does not discard the bean instance.
  */
+@ApplicationException(inherited = true, rollback = true)
 public class IdempotencyException extends RuntimeException {
 
     private final String operation;

@@ -7,6 +7,7 @@ import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.PolicyResolver;
 import dev.idempotency.core.Settings;
+import dev.idempotency.core.Settlement;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import jakarta.annotation.PostConstruct;
@@ -45,6 +46,7 @@ public class IdempotencyRuntime {
     private Settings settings;
     private PolicyResolver policies;
     private IdempotencyEngine engine;
+    private Settlement settlement;
     private ScheduledExecutorService ownScheduler;
     private ScheduledFuture<?> purge;
 
@@ -54,6 +56,7 @@ public class IdempotencyRuntime {
         policies = new PolicyResolver(settings);
         GlobalSettings global = new GlobalSettings(settings);
         engine = new IdempotencyEngine(selectStore(global.store()));
+        settlement = TransactionSettlement.lookup();
         schedulePurge(global.purgeInterval(), global.purgeBatchSize());
     }
 
@@ -104,7 +107,7 @@ public class IdempotencyRuntime {
         if (annotation == null) {
             throw new IdempotencyConfigurationException("No @Idempotent found for " + PolicyResolver.describe(method));
         }
-        return GuardedMethod.plan(method, policies.resolve(method, annotation), engine);
+        return GuardedMethod.plan(method, policies.resolve(method, annotation), engine, settlement);
     }
 
     @SuppressWarnings("unchecked")

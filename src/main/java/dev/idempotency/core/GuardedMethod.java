@@ -17,12 +17,19 @@ public final class GuardedMethod {
     private final KeyReader keys;
     private final MethodOutcomes outcomes;
     private final IdempotencyEngine engine;
+    private final Settlement settlement;
 
-    private GuardedMethod(OperationPolicy policy, KeyReader keys, MethodOutcomes outcomes, IdempotencyEngine engine) {
+    private GuardedMethod(
+            OperationPolicy policy,
+            KeyReader keys,
+            MethodOutcomes outcomes,
+            IdempotencyEngine engine,
+            Settlement settlement) {
         this.policy = policy;
         this.keys = keys;
         this.outcomes = outcomes;
         this.engine = engine;
+        this.settlement = settlement;
     }
 
     /**
@@ -31,6 +38,17 @@ public final class GuardedMethod {
      * @throws IdempotencyConfigurationException the method cannot be guarded as declared
      */
     public static GuardedMethod plan(Method method, OperationPolicy policy, IdempotencyEngine engine) {
+        return plan(method, policy, engine, Settlement.IMMEDIATE);
+    }
+
+    /**
+     * Plans a method whose outcome is settled by {@code settlement} (for example when the
+     * surrounding transaction commits).
+     *
+     * @throws IdempotencyConfigurationException the method cannot be guarded as declared
+     */
+    public static GuardedMethod plan(
+            Method method, OperationPolicy policy, IdempotencyEngine engine, Settlement settlement) {
         Class<?> rt = method.getReturnType();
         if (CompletionStage.class.isAssignableFrom(rt) || Future.class.isAssignableFrom(rt)) {
             throw new IdempotencyConfigurationException("@Idempotent on " + PolicyResolver.describe(method)
@@ -38,7 +56,7 @@ public final class GuardedMethod {
                     + ") are not supported, because the outcome is not known when the method returns; guard"
                     + " the synchronous method that does the work instead.");
         }
-        return new GuardedMethod(policy, KeyReader.of(method), new MethodOutcomes(method), engine);
+        return new GuardedMethod(policy, KeyReader.of(method), new MethodOutcomes(method), engine, settlement);
     }
 
     /** The merged policy. */
@@ -80,13 +98,15 @@ public final class GuardedMethod {
             settleFailure(owned, e);
             throw e;
         }
-        engine.complete(owned, outcomes.value(result));
+        byte[] stored = outcomes.value(result);
+        settlement.afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned));
         return result;
     }
 
     private void settleFailure(Claim.Owned owned, Throwable t) {
         if (policy.exceptions().keeps(t)) {
-            engine.complete(owned, outcomes.exception(t));
+            byte[] stored = outcomes.exception(t);
+            settlement.afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned));
         } else {
             engine.release(owned);
         }

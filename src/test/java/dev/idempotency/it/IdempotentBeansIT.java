@@ -99,6 +99,30 @@ class IdempotentBeansIT {
         }
     }
 
+    @Test
+    void anEjbWhoseTransactionRollsBackReleasesTheKey() {
+        String orderId = "doomed-" + System.nanoTime();
+        assertEquals(1, payments.doomed(orderId).run());
+        assertEquals(2, payments.doomed(orderId).run(), "the rolled-back first call must not be replayed");
+        assertEquals(2, counter.count("doomed:" + orderId));
+    }
+
+    @Test
+    void ejbClientsSeeTheIdempotencyExceptionUnwrapped() throws Exception {
+        String orderId = "capture-" + System.nanoTime();
+        List<Object> outcomes = race(() -> payments.capture(orderId));
+        assertEquals(1, counter.count("capture:" + orderId));
+        int rejected = 0;
+        for (Object o : outcomes) {
+            if (!(o instanceof Receipt)) {
+                assertInstanceOf(IdempotencyInProgressException.class, o, "not wrapped in EJBException");
+                rejected++;
+            }
+        }
+        assertTrue(rejected > 0, "some of the 32 concurrent callers were rejected");
+        assertEquals(new Receipt(orderId, 1, 1), payments.capture(orderId), "replay after completion");
+    }
+
     /** Runs the call on 32 managed threads released together; returns each result or exception. */
     private List<Object> race(Callable<Object> call) throws InterruptedException {
         Races gate = new Races(CALLERS);
