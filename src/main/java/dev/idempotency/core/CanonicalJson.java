@@ -1,6 +1,5 @@
 package dev.idempotency.core;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -9,6 +8,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
+import jakarta.json.spi.JsonProvider;
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -33,6 +33,12 @@ import java.util.UUID;
  * canonicalised. Lists and arrays keep their order: order is part of their value.
  */
 public final class CanonicalJson {
+
+    /**
+     * Resolved once: every static {@code Json.createX} call looks the provider up through the
+     * ServiceLoader again, which costs more than the rest of a guarded call.
+     */
+    static final JsonProvider JSON = JsonProvider.provider();
 
     private static volatile Jsonb jsonb;
 
@@ -121,7 +127,7 @@ public final class CanonicalJson {
             appendJson(sb, j);
         } else {
             String json = jsonb().toJson(v);
-            try (JsonReader reader = Json.createReader(new StringReader(json))) {
+            try (JsonReader reader = JSON.createReader(new StringReader(json))) {
                 appendJson(sb, reader.readValue());
             }
         }

@@ -1,7 +1,6 @@
 package dev.idempotency.core;
 
 import dev.idempotency.IdempotencyReplayException;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
@@ -28,6 +27,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class MethodOutcomes {
 
+    private static final String VALUE_PREFIX = "{\"t\":\"value\",\"v\":";
+    private static final byte[] VOID = "{\"t\":\"void\"}".getBytes(StandardCharsets.UTF_8);
+
     private final Method method;
     private final Type returnType;
     private final boolean isVoid;
@@ -41,27 +43,28 @@ public final class MethodOutcomes {
 
     /** The stored form of a returned value. */
     public byte[] value(Object value) {
-        JsonObjectBuilder b = Json.createObjectBuilder();
         if (isVoid) {
-            b.add("t", "void");
-        } else {
-            try {
-                String json = value == null ? "null" : CanonicalJson.jsonb().toJson(value, returnType);
-                try (JsonReader r = Json.createReader(new java.io.StringReader(json))) {
-                    b.add("t", "value").add("v", r.readValue());
-                }
-            } catch (RuntimeException e) {
-                b.add("t", "unreplayable")
-                        .add("type", value.getClass().getName())
-                        .add("reason", String.valueOf(e.getMessage()));
-            }
+            return VOID.clone();
         }
-        return b.build().toString().getBytes(StandardCharsets.UTF_8);
+        String json;
+        try {
+            json = value == null ? "null" : CanonicalJson.jsonb().toJson(value, returnType);
+        } catch (RuntimeException e) {
+            JsonObjectBuilder b = CanonicalJson.JSON
+                    .createObjectBuilder()
+                    .add("t", "unreplayable")
+                    .add("type", value.getClass().getName())
+                    .add("reason", String.valueOf(e.getMessage()));
+            return b.build().toString().getBytes(StandardCharsets.UTF_8);
+        }
+        // Written by concatenation, not by re-parsing the JSON-B text: it is valid JSON already.
+        return (VALUE_PREFIX + json + "}").getBytes(StandardCharsets.UTF_8);
     }
 
     /** The stored form of a kept exception: its type and message (not its cause or stack trace). */
     public byte[] exception(Throwable t) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = CanonicalJson.JSON
+                .createObjectBuilder()
                 .add("t", "exception")
                 .add("type", t.getClass().getName());
         if (t.getMessage() != null) {
@@ -76,8 +79,14 @@ public final class MethodOutcomes {
      * @throws IdempotencyReplayException the outcome cannot be handed back as it was
      */
     public Object replay(byte[] stored, RecordKey key) throws Exception {
+        String text = new String(stored, StandardCharsets.UTF_8);
+        if (text.startsWith(VALUE_PREFIX) && text.endsWith("}")) {
+            // The common case, in the exact form value() writes: hand the value to JSON-B directly.
+            String json = text.substring(VALUE_PREFIX.length(), text.length() - 1);
+            return json.equals("null") ? null : CanonicalJson.jsonb().fromJson(json, returnType);
+        }
         JsonObject o;
-        try (JsonReader r = Json.createReader(new ByteArrayInputStream(stored))) {
+        try (JsonReader r = CanonicalJson.JSON.createReader(new ByteArrayInputStream(stored))) {
             o = r.readObject();
         }
         String kind = o.getString("t", "");

@@ -1,0 +1,21 @@
+package dev.idempotency.bench;
+
+import dev.idempotency.IdempotencyKey;
+import dev.idempotency.Idempotent;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** The same trivial body, guarded and unguarded, so that the difference is the guard alone. */
+@ApplicationScoped
+public class BenchService {
+
+    /** Unguarded: the floor (a CDI client proxy call). */
+    public String plain(String orderId, long amountCents) {
+        return orderId + ":" + amountCents;
+    }
+
+    /** Guarded by the interceptor on the memory store. */
+    @Idempotent(name = "bench.guarded", ttl = "PT0.1S")
+    public String guarded(@IdempotencyKey String orderId, long amountCents) {
+        return orderId + ":" + amountCents;
+    }
+}

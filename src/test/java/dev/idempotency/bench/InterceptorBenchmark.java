@@ -1,0 +1,81 @@
+package dev.idempotency.bench;
+
+import dev.idempotency.cdi.IdempotencyExtension;
+import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.cdi.IdempotentInterceptor;
+import java.util.concurrent.TimeUnit;
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The interceptor's cost on the memory store, in Weld: an unguarded call, a guarded call with a new
+ * key every time (claim, run, store), and a guarded call that replays (claim fails, decode).
+ *
+ * <p>New keys cycle through a million values with a ttl of 0.1 s, so by the time a value comes back
+ * its record has expired and the call claims it again: memory stays bounded and every call takes
+ * the new-key path.
+ *
+ * <pre>mvn -Pbench verify -DskipTests -DskipITs -Djmh.args="InterceptorBenchmark -f 3 -wi 3 -i 5"</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class InterceptorBenchmark {
+
+    private static final int KEY_SPACE = 1 << 20;
+
+    private WeldContainer container;
+    private BenchService service;
+    private String[] keys;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void boot() {
+        container = new Weld()
+                .disableDiscovery()
+                .addExtension(new IdempotencyExtension())
+                .addBeanClasses(IdempotentInterceptor.class, IdempotencyRuntime.class, BenchService.class)
+                .initialize();
+        service = container.select(BenchService.class).get();
+        keys = new String[KEY_SPACE];
+        for (int i = 0; i < KEY_SPACE; i++) {
+            keys[i] = "order-" + i;
+        }
+        service.guarded("replayed-order", 4200);
+    }
+
+    @TearDown(Level.Trial)
+    public void shutdown() {
+        container.close();
+    }
+
+    @Benchmark
+    public String unguarded() {
+        return service.plain(keys[next++ & (KEY_SPACE - 1)], 4200);
+    }
+
+    @Benchmark
+    public String guardedNewKey() {
+        return service.guarded(keys[next++ & (KEY_SPACE - 1)], 4200);
+    }
+
+    @Benchmark
+    public String guardedReplay() {
+        return service.guarded("replayed-order", 4200);
+    }
+}
