@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.it.app.ExecutionCounter;
+import dev.idempotency.it.app.LedgerSingleton;
 import dev.idempotency.it.app.PaymentEjb;
 import dev.idempotency.it.app.Receipt;
 import dev.idempotency.it.app.ShippingBean;
@@ -43,7 +44,13 @@ class IdempotentBeansIT {
     static WebArchive deployment() {
         return ShrinkWrap.create(WebArchive.class, "beans-it.war")
                 .addAsLibrary(library())
-                .addClasses(ExecutionCounter.class, PaymentEjb.class, Receipt.class, ShippingBean.class, Races.class)
+                .addClasses(
+                        ExecutionCounter.class,
+                        LedgerSingleton.class,
+                        PaymentEjb.class,
+                        Receipt.class,
+                        ShippingBean.class,
+                        Races.class)
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
     }
 
@@ -58,6 +65,9 @@ class IdempotentBeansIT {
 
     @Inject
     ShippingBean shipping;
+
+    @Inject
+    LedgerSingleton ledger;
 
     @Inject
     ExecutionCounter counter;
@@ -121,6 +131,21 @@ class IdempotentBeansIT {
         }
         assertTrue(rejected > 0, "some of the 32 concurrent callers were rejected");
         assertEquals(new Receipt(orderId, 1, 1), payments.capture(orderId), "replay after completion");
+    }
+
+    @Test
+    void singletonEjbRunsOncePerKey() throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            String entryId = "entry-" + round + "-" + System.nanoTime();
+            List<Object> outcomes = race(() -> ledger.post(entryId, 990));
+            assertEquals(1, counter.count("singleton:" + entryId), "executions of the singleton method");
+            for (Object o : outcomes) {
+                if (!(o instanceof Receipt)) {
+                    assertInstanceOf(IdempotencyInProgressException.class, o);
+                }
+            }
+            assertEquals(new Receipt(entryId, 1, 990), ledger.post(entryId, 990));
+        }
     }
 
     /** Runs the call on 32 managed threads released together; returns each result or exception. */
