@@ -64,7 +64,9 @@ public final class HttpSettings {
     private final boolean failOpen;
 
     private HttpSettings(Settings s) {
-        header = token(HEADER, s.get(HEADER).map(String::trim).filter(v -> !v.isEmpty()).orElse(DEFAULT_HEADER));
+        header = token(
+                HEADER,
+                s.get(HEADER).map(String::trim).filter(v -> !v.isEmpty()).orElse(DEFAULT_HEADER));
         methods = methods(s.get(METHODS).orElse(DEFAULT_METHODS));
         keyMaxLength = integer(s, KEY_MAX_LENGTH, DEFAULT_KEY_MAX_LENGTH, 1, 8192);
         scope = Scope.parse(s.get(SCOPE).orElse(DEFAULT_SCOPE));

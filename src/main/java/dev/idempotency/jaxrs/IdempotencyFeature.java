@@ -80,7 +80,9 @@ public final class IdempotencyFeature implements DynamicFeature {
     /** The application's class behind a container proxy or subclass. */
     private static Class<?> userClass(Class<?> cls) {
         Class<?> c = cls;
-        while (c != null && c.getSuperclass() != null && (c.isSynthetic() || c.getName().contains("$$"))) {
+        while (c != null
+                && c.getSuperclass() != null
+                && (c.isSynthetic() || c.getName().contains("$$"))) {
             c = c.getSuperclass();
         }
         return c;

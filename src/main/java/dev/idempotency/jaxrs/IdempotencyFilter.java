@@ -129,7 +129,11 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
                         e.getMessage());
                 return;
             }
-            LOG.log(Level.WARNING, "{0}: the idempotency store is unreachable; answering 503 ({1})", key, e.getMessage());
+            LOG.log(
+                    Level.WARNING,
+                    "{0}: the idempotency store is unreachable; answering 503 ({1})",
+                    key,
+                    e.getMessage());
             abort(request, Problems.storeUnavailable(policy.name()));
             return;
         }
@@ -148,7 +152,11 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         }
         int status = response.getStatus();
         if (http.releases(status)) {
-            LOG.log(Level.DEBUG, "{0}: status {1} releases the key", pending.claim().key(), status);
+            LOG.log(
+                    Level.DEBUG,
+                    "{0}: status {1} releases the key",
+                    pending.claim().key(),
+                    status);
             pending.release();
         } else if (!response.hasEntity()) {
             pending.complete(new StoredResponse(
@@ -288,7 +296,8 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             return s;
         }
         try {
-            RuntimeDelegate.HeaderDelegate delegate = RuntimeDelegate.getInstance().createHeaderDelegate(value.getClass());
+            RuntimeDelegate.HeaderDelegate delegate =
+                    RuntimeDelegate.getInstance().createHeaderDelegate(value.getClass());
             if (delegate != null) {
                 return delegate.toString(value);
             }

@@ -45,8 +45,8 @@ public final class KeyHeader {
             return new Parsed(null, null);
         }
         if (values.size() > 1) {
-            return invalid(headerName + " was sent " + values.size()
-                    + " times; send exactly one " + headerName + " header per request.");
+            return invalid(headerName + " was sent " + values.size() + " times; send exactly one " + headerName
+                    + " header per request.");
         }
         String v = values.get(0) == null ? "" : strip(values.get(0));
         String key;
