@@ -100,6 +100,37 @@ class PolicyResolverTest {
                 .isTrue();
     }
 
+    @Idempotent(name = "billing")
+    static class ClassLevel {
+        public void charge(String id) {}
+
+        @Idempotent(name = "billing.refund.v1")
+        public void refund(String id) {}
+    }
+
+    @Test
+    void aClassLevelNameIsAPrefixSoMethodsNeverShareRecords() throws Exception {
+        PolicyResolver r = new PolicyResolver(Settings.none());
+        Method charge = ClassLevel.class.getMethod("charge", String.class);
+        Method refund = ClassLevel.class.getMethod("refund", String.class);
+        Idempotent onClass = ClassLevel.class.getAnnotation(Idempotent.class);
+        assertThat(r.resolve(charge, onClass).name()).isEqualTo("billing.charge");
+        assertThat(r.resolve(refund, refund.getAnnotation(Idempotent.class)).name())
+                .isEqualTo("billing.refund.v1");
+        String cls = ClassLevel.class.getName();
+        PolicyResolver configured = new PolicyResolver(
+                Settings.of(Map.of(cls + "/Idempotent/name", "pay", cls + "/refund/Idempotent/name", "refunds")));
+        assertThat(configured.resolve(charge, onClass).name()).isEqualTo("pay.charge");
+        assertThat(configured
+                        .resolve(refund, refund.getAnnotation(Idempotent.class))
+                        .name())
+                .isEqualTo("refunds");
+        assertThatThrownBy(
+                        () -> new PolicyResolver(Settings.of(Map.of("Idempotent/name", "x"))).resolve(charge, onClass))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining("same name");
+    }
+
     @Test
     void badValuesNameTheMethodTheKeyAndTheFix() {
         assertThatThrownBy(() -> resolve("pay", Map.of(CLS + "/pay/Idempotent/ttl", "24h")))
