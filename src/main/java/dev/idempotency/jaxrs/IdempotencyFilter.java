@@ -207,7 +207,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
                 "{0}: response body exceeds {1} ({2} bytes); repeats will get 409 response-not-stored",
                 policy.name(),
                 HttpSettings.MAX_STORED_BODY,
-                http.maxStoredBody());
+                Integer.toString(http.maxStoredBody()));
         return new StoredResponse(status, headers(context), new byte[0], false, size);
     }
 

@@ -76,7 +76,8 @@ class HttpIdempotencyIT {
                         OrdersResource.class,
                         Security.class)
                 .addAsResource(
-                        new StringAsset("idempotency.http.max-stored-body=4096\n"
+                        new StringAsset("idempotency.store=flaky\n"
+                                + "idempotency.http.max-stored-body=4096\n"
                                 + "idempotency.http.fingerprint-headers=X-Currency\n"),
                         "META-INF/microprofile-config.properties")
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
