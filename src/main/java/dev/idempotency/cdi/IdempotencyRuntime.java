@@ -117,8 +117,8 @@ public class IdempotencyRuntime {
             return new MemoryIdempotencyStore();
         }
         Bean<IdempotencyStore> b = (Bean<IdempotencyStore>) bean;
-        return (IdempotencyStore)
-                beanManager.getReference(b, IdempotencyStore.class, beanManager.createCreationalContext(b));
+        BeanManager seeing = StoreSelector.managerSeeing(beanManager, name);
+        return (IdempotencyStore) seeing.getReference(b, IdempotencyStore.class, seeing.createCreationalContext(b));
     }
 
     private void schedulePurge(Duration interval, int batchSize) {

@@ -32,6 +32,9 @@ public class IdempotentInterceptor {
     /** Runs the call once per key. */
     @AroundInvoke
     public Object guard(InvocationContext ic) throws Exception {
+        if (OuterGuard.claimedByOuter(ic.getMethod())) {
+            return ic.proceed();
+        }
         return runtime.plan(ic.getMethod(), targetClass(ic)).invoke(ic.getParameters(), ic::proceed);
     }
 

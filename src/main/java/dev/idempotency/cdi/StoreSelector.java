@@ -26,14 +26,33 @@ final class StoreSelector {
         if (MEMORY.equals(name)) {
             return null;
         }
-        Set<Bean<?>> beans = bm.getBeans(IdempotencyStore.class, NamedLiteral.of(name));
+        BeanManager seeing = managerSeeing(bm, name);
+        Set<Bean<?>> beans = seeing.getBeans(IdempotencyStore.class, NamedLiteral.of(name));
         if (beans.isEmpty()) {
             throw new IdempotencyConfigurationException("Config key '" + GlobalSettings.STORE + "' is '" + name
-                    + "', but no store has that name; available: " + available(bm)
+                    + "', but no store has that name; available: " + available(seeing)
                     + ". Use one of those, or declare a CDI bean implementing IdempotencyStore with @Named(\""
                     + name + "\").");
         }
-        return bm.resolve(beans);
+        return seeing.resolve(beans);
+    }
+
+    /**
+     * The bean manager that sees the named store: {@code bm} if it does, else the application's. On
+     * Payara (Weld in GlassFish), the bean manager of this library's archive does not see beans of
+     * WEB-INF/classes or of other jars, so a store the application declares is only visible to the
+     * application's bean manager ({@code CDI.current()}).
+     */
+    static BeanManager managerSeeing(BeanManager bm, String name) {
+        if (!bm.getBeans(IdempotencyStore.class, NamedLiteral.of(name)).isEmpty()) {
+            return bm;
+        }
+        try {
+            BeanManager app = jakarta.enterprise.inject.spi.CDI.current().getBeanManager();
+            return app == null ? bm : app;
+        } catch (RuntimeException e) {
+            return bm;
+        }
     }
 
     /** The names that {@code idempotency.store} accepts in this deployment. */

@@ -1,0 +1,131 @@
+package dev.idempotency.jaxrs;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.Idempotent;
+import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.core.OperationPolicy;
+import dev.idempotency.core.PolicyResolver;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.ws.rs.HttpMethod;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.DynamicFeature;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.FeatureContext;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+
+/**
+ * Binds the Idempotency-Key filter to every resource method that is {@link Idempotent} (on the method,
+ * or on its class). Listed in {@code META-INF/services/jakarta.ws.rs.container.DynamicFeature}, which
+ * Jakarta REST 3.1 loads from library jars, so an application registers nothing itself.
+ *
+ * <p>Called once per resource method at startup: the policy and the HTTP operation name are resolved
+ * here, once, and handed to that method's filter.
+ */
+public final class IdempotencyFeature implements DynamicFeature {
+
+    /** Creates the feature; the JAX-RS runtime does this through {@link java.util.ServiceLoader}. */
+    public IdempotencyFeature() {}
+
+    @Override
+    public void configure(ResourceInfo resourceInfo, FeatureContext context) {
+        Method method = resourceInfo.getResourceMethod();
+        Class<?> resourceClass = userClass(resourceInfo.getResourceClass());
+        if (method == null || resourceClass == null) {
+            return;
+        }
+        Idempotent annotation = method.getAnnotation(Idempotent.class);
+        if (annotation == null) {
+            annotation = resourceClass.getAnnotation(Idempotent.class);
+        }
+        if (annotation == null) {
+            return;
+        }
+        String httpMethod = httpMethod(method);
+        if (httpMethod == null) {
+            return;
+        }
+        IdempotencyRuntime runtime = runtime(method);
+        HttpSettings http = HttpSettings.from(runtime.settings());
+        OperationPolicy resolved = runtime.policies().resolve(method, annotation);
+        // An explicit name keeps keys valid across URL refactors; otherwise the route names the operation.
+        String name = resolved.name().equals(PolicyResolver.defaultName(method))
+                ? httpMethod + " " + template(resourceClass, method)
+                : resolved.name();
+        OperationPolicy policy = new OperationPolicy(
+                name,
+                resolved.ttl(),
+                resolved.lease(),
+                resolved.onInProgress(),
+                resolved.exceptions(),
+                resolved.required());
+        context.register(
+                new IdempotencyFilter(method, http.guards(httpMethod), policy, runtime.engine(), http),
+                Priorities.USER);
+    }
+
+    private static IdempotencyRuntime runtime(Method method) {
+        try {
+            return CDI.current().select(IdempotencyRuntime.class).get();
+        } catch (RuntimeException e) {
+            throw new IdempotencyConfigurationException(
+                    "@Idempotent on resource method " + PolicyResolver.describe(method)
+                            + " needs CDI, but no CDI container is available to this JAX-RS application ("
+                            + e + "); deploy it in a Jakarta EE or MicroProfile server with CDI enabled.",
+                    e);
+        }
+    }
+
+    /** The application's class behind a container proxy or subclass. */
+    private static Class<?> userClass(Class<?> cls) {
+        Class<?> c = cls;
+        while (c != null
+                && c.getSuperclass() != null
+                && (c.isSynthetic() || c.getName().contains("$$"))) {
+            c = c.getSuperclass();
+        }
+        return c;
+    }
+
+    /** The JAX-RS HTTP method of a resource method, or {@code null} for a sub-resource locator. */
+    static String httpMethod(Method method) {
+        for (Annotation a : method.getAnnotations()) {
+            HttpMethod hm = a.annotationType().getAnnotation(HttpMethod.class);
+            if (hm != null) {
+                return hm.value();
+            }
+        }
+        return null;
+    }
+
+    /** The matched resource template: the class and method {@code @Path}s, e.g. {@code /orders/{id}}. */
+    static String template(Class<?> resourceClass, Method method) {
+        StringBuilder sb = new StringBuilder();
+        for (Class<?> c = resourceClass; c != null; c = c.getSuperclass()) {
+            Path p = c.getAnnotation(Path.class);
+            if (p != null) {
+                append(sb, p.value());
+                break;
+            }
+        }
+        Path onMethod = method.getAnnotation(Path.class);
+        if (onMethod != null) {
+            append(sb, onMethod.value());
+        }
+        return sb.length() == 0 ? "/" : sb.toString();
+    }
+
+    private static void append(StringBuilder sb, String segment) {
+        String s = segment.strip();
+        while (s.startsWith("/")) {
+            s = s.substring(1);
+        }
+        while (s.endsWith("/")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        if (!s.isEmpty()) {
+            sb.append('/').append(s);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.idempotency.jaxrs;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+
+/**
+ * RFC 9457 {@code application/problem+json} responses for every way the filter refuses a request.
+ * The {@code type} URNs are stable identifiers a client can switch on; the {@code detail} names the
+ * problem and the fix, never the key or the payload.
+ */
+final class Problems {
+
+    /** The media type of every error this module sends. */
+    static final String MEDIA_TYPE = "application/problem+json";
+
+    /** Prefix of every problem type this module sends. */
+    static final String TYPE_PREFIX = "urn:idempotency-ee:problem:";
+
+    private Problems() {}
+
+    static Response keyInvalid(String detail) {
+        return problem(400, "key-invalid", "Invalid idempotency key", detail, null);
+    }
+
+    static Response keyMissing(String header, String operation) {
+        return problem(
+                400,
+                "key-missing",
+                "Idempotency key required",
+                "Operation '" + operation + "' requires the " + header
+                        + " header; send a unique value such as a random UUID, and the same value when retrying.",
+                null);
+    }
+
+    static Response scopeMissing(String detail) {
+        return problem(400, "scope-missing", "Idempotency scope missing", detail, null);
+    }
+
+    static Response keyMismatch(String header, String operation) {
+        return problem(
+                422,
+                "key-mismatch",
+                "Idempotency key reused with a different request",
+                "This " + header + " was already used for operation '" + operation
+                        + "' with a different method, path, query or body; send a new key for a new request,"
+                        + " or repeat the original request exactly to get its response.",
+                null);
+    }
+
+    static Response inProgress(String header, String operation, Duration retryAfter) {
+        return problem(
+                409,
+                "in-progress",
+                "Request with this idempotency key is in progress",
+                "A request with this " + header + " for operation '" + operation
+                        + "' is still being processed; retry after the Retry-After delay to get its response.",
+                retryAfter);
+    }
+
+    static Response storeUnavailable(String operation) {
+        return problem(
+                503,
+                "store-unavailable",
+                "Idempotency store unavailable",
+                "The idempotency store could not be reached, so operation '" + operation
+                        + "' did not run; retry with the same key after the Retry-After delay. Operators: check"
+                        + " the store (idempotency.store), or set idempotency.http.fail-open=true to run"
+                        + " requests unguarded during outages.",
+                Duration.ofSeconds(IdempotencyFilter.STORE_RETRY_AFTER_SECONDS));
+    }
+
+    static Response notStored(String operation, int status, long size, int max) {
+        return problem(
+                409,
+                "response-not-stored",
+                "Request already processed; its response cannot be replayed",
+                "A request with this key for operation '" + operation + "' was already processed (status " + status
+                        + "), but its " + size + "-byte response exceeded idempotency.http.max-stored-body (" + max
+                        + " bytes), so it was not stored. The operation is not run again: fetch the result"
+                        + " (see Location, if present), or ask the operator to raise idempotency.http.max-stored-body.",
+                null);
+    }
+
+    static Response unreadable(String operation) {
+        return problem(
+                500,
+                "stored-response-unreadable",
+                "Stored response unreadable",
+                "The stored response for this key of operation '" + operation
+                        + "' cannot be read (written by an incompatible version, or corrupted); the operation is"
+                        + " not run again. Use a new key only if repeating the operation is acceptable.",
+                null);
+    }
+
+    private static Response problem(int status, String slug, String title, String detail, Duration retryAfter) {
+        JsonObjectBuilder body = Json.createObjectBuilder()
+                .add("type", TYPE_PREFIX + slug)
+                .add("title", title)
+                .add("status", status)
+                .add("detail", detail);
+        Response.ResponseBuilder b =
+                Response.status(status).type(MEDIA_TYPE).entity(body.build().toString());
+        if (retryAfter != null) {
+            b.header("Retry-After", retryAfterSeconds(retryAfter));
+        }
+        return b.build();
+    }
+
+    /** Whole seconds, rounded up, at least 1: a client must not retry at once. */
+    static long retryAfterSeconds(Duration d) {
+        long s = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
+        return Math.max(1, s);
+    }
+}

@@ -1,0 +1,566 @@
+package dev.idempotency.it.http;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotency.it.http.app.Counter;
+import dev.idempotency.it.http.app.CounterResource;
+import dev.idempotency.it.http.app.FlakyStore;
+import dev.idempotency.it.http.app.HttpApp;
+import dev.idempotency.it.http.app.MappedFailure;
+import dev.idempotency.it.http.app.NestedStep;
+import dev.idempotency.it.http.app.OrdersResource;
+import dev.idempotency.it.http.app.Security;
+import dev.idempotency.spi.Races;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The Idempotency-Key filter on Payara Micro, over real HTTP to 127.0.0.1: one deployment, every rule
+ * of issue 3. The application registers nothing: the library jar's DynamicFeature does.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class HttpIdempotencyIT {
+
+    private static final String KEY = "Idempotency-Key";
+    private static final String REPLAYED = "Idempotent-Replayed";
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return ShrinkWrap.create(WebArchive.class, "http-it.war")
+                .addAsLibrary(library())
+                .addClasses(
+                        HttpApp.class,
+                        Counter.class,
+                        CounterResource.class,
+                        FlakyStore.class,
+                        MappedFailure.class,
+                        MappedFailure.Mapper.class,
+                        NestedStep.class,
+                        OrdersResource.class,
+                        Security.class)
+                .addAsResource(
+                        new StringAsset("idempotency.store=flaky\n"
+                                + "idempotency.http.max-stored-body=4096\n"
+                                + "idempotency.http.fingerprint-headers=X-Currency\n"),
+                        "META-INF/microprofile-config.properties")
+                .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
+    }
+
+    /** The library exactly as users get it: the jar Maven just built. */
+    static JavaArchive library() {
+        File jar = new File(System.getProperty("project.jar", "target/idempotency-ee.jar"));
+        return ShrinkWrap.createFromZipFile(JavaArchive.class, jar);
+    }
+
+    @ArquillianResource
+    URL deployed;
+
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+
+    /** The application's base, always on 127.0.0.1 whatever host name Payara reports. */
+    private URI base() {
+        return URI.create("http://127.0.0.1:" + deployed.getPort() + deployed.getPath());
+    }
+
+    private static String unique() {
+        return UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private HttpResponse<byte[]> send(String method, String path, String body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base().resolve("api/" + path))
+                .timeout(Duration.ofSeconds(60))
+                .method(method, HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "text/plain");
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private HttpResponse<byte[]> post(String path, String body, String... headers) throws Exception {
+        return send("POST", path, body, headers);
+    }
+
+    private int count(String name) throws Exception {
+        HttpResponse<String> r = client.send(
+                HttpRequest.newBuilder(base().resolve("api/control/count/" + name))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode());
+        return Integer.parseInt(r.body());
+    }
+
+    private static String text(HttpResponse<byte[]> r) {
+        return new String(r.body(), StandardCharsets.UTF_8);
+    }
+
+    private static boolean replayed(HttpResponse<?> r) {
+        return r.headers().firstValue(REPLAYED).orElse("").equals("true");
+    }
+
+    private static void assertProblem(HttpResponse<byte[]> r, int status, String type) {
+        assertEquals(status, r.statusCode(), () -> text(r));
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
+        String body = text(r);
+        assertTrue(body.contains("\"type\":\"urn:idempotency-ee:problem:" + type + "\""), body);
+        assertTrue(body.contains("\"status\":" + status), body);
+        assertTrue(body.contains("\"title\":\""), body);
+        assertTrue(body.contains("\"detail\":\""), body);
+        assertFalse(body.contains("Exception") || body.contains("\tat "), "no stack trace: " + body);
+    }
+
+    // Rule 7: replay is faithful.
+
+    @Test
+    void replaysA201ByteForByteWithLocationAndSafeHeadersOnly() throws Exception {
+        String body = unique();
+        String key = UUID.randomUUID().toString();
+        HttpResponse<byte[]> first = post("orders", body, KEY, key);
+        assertEquals(201, first.statusCode(), () -> text(first));
+        assertFalse(first.headers().firstValue(REPLAYED).isPresent());
+        assertTrue(first.headers().firstValue("Set-Cookie").isPresent(), "the first response sets a cookie");
+        String location = first.headers().firstValue("Location").orElseThrow();
+        assertTrue(location.endsWith("/api/orders/" + body + "-1"), location);
+
+        HttpResponse<byte[]> again = post("orders", body, KEY, key);
+        assertEquals(201, again.statusCode());
+        assertArrayEquals(first.body(), again.body(), "exact body bytes");
+        for (String h : List.of("Location", "ETag", "Content-Type", "Content-Language", "X-Run")) {
+            assertEquals(first.headers().allValues(h), again.headers().allValues(h), h);
+        }
+        assertFalse(again.headers().firstValue("Set-Cookie").isPresent(), "cookies are never replayed");
+        assertTrue(replayed(again));
+        assertEquals(1, count("create:" + body));
+    }
+
+    @Test
+    void quotedAndBareFormsAreTheSameKey() throws Exception {
+        String body = unique();
+        String key = unique();
+        HttpResponse<byte[]> first = post("orders", body, KEY, "\"" + key + "\"");
+        HttpResponse<byte[]> again = post("orders", body, KEY, key);
+        assertEquals(201, first.statusCode());
+        assertArrayEquals(first.body(), again.body());
+        assertTrue(replayed(again));
+        assertEquals(1, count("create:" + body));
+    }
+
+    @Test
+    void responseWithoutBodyReplaysStatusAndHeaders() throws Exception {
+        String body = unique();
+        String key = unique();
+        HttpResponse<byte[]> first = post("orders/nobody", body, KEY, key);
+        HttpResponse<byte[]> again = post("orders/nobody", body, KEY, key);
+        assertEquals(204, first.statusCode());
+        assertEquals(204, again.statusCode());
+        assertEquals("1", again.headers().firstValue("X-Run").orElse(""));
+        assertTrue(replayed(again));
+        assertEquals(1, count("nobody:" + body));
+    }
+
+    @Test
+    void mapped4xxIsKeptWhileRetryableStatusesAnd5xxAndUnmappedExceptionsReleaseTheKey() throws Exception {
+        for (int status : new int[] {400, 404, 422}) {
+            String body = unique();
+            String key = unique();
+            HttpResponse<byte[]> first = post("orders/mapped/" + status, body, KEY, key);
+            HttpResponse<byte[]> again = post("orders/mapped/" + status, body, KEY, key);
+            assertEquals(status, first.statusCode());
+            assertEquals(status, again.statusCode());
+            assertArrayEquals(first.body(), again.body());
+            assertTrue(replayed(again), "a " + status + " is an outcome and is replayed");
+            assertEquals(1, count("mapped:" + status + ":" + body));
+        }
+        for (int status : new int[] {408, 409, 425, 429, 500, 503}) {
+            String body = unique();
+            String key = unique();
+            assertEquals(status, post("orders/mapped/" + status, body, KEY, key).statusCode());
+            HttpResponse<byte[]> again = post("orders/mapped/" + status, body, KEY, key);
+            assertEquals(status, again.statusCode());
+            assertFalse(replayed(again));
+            assertEquals(2, count("mapped:" + status + ":" + body), status + " releases the key: the retry runs");
+        }
+        String body = unique();
+        String key = unique();
+        assertEquals(500, post("orders/unmapped", body, KEY, key).statusCode());
+        assertEquals(500, post("orders/unmapped", body, KEY, key).statusCode());
+        assertEquals(2, count("unmapped:" + body), "an unmapped exception releases the key at once");
+    }
+
+    @Test
+    void oversizeResponseIsNotStoredAndRepeatsGetAProblemInsteadOfARerun() throws Exception {
+        String body = unique();
+        String key = unique();
+        HttpResponse<byte[]> first = post("orders/big?size=10000", body, KEY, key);
+        assertEquals(200, first.statusCode());
+        assertEquals(10_000, first.body().length, "the first caller gets the whole response");
+        HttpResponse<byte[]> again = post("orders/big?size=10000", body, KEY, key);
+        assertProblem(again, 409, "response-not-stored");
+        assertTrue(replayed(again));
+        assertEquals(1, count("big:" + body), "never silently re-executed");
+        HttpResponse<byte[]> small = post("orders/big?size=4000", body, KEY, unique());
+        HttpResponse<byte[]> smallAgain = post(
+                "orders/big?size=4000",
+                body,
+                KEY,
+                small.request().headers().firstValue(KEY).orElseThrow());
+        assertArrayEquals(small.body(), smallAgain.body(), "a body under the limit is replayed");
+    }
+
+    // Rules 1 and 2: guarded once, by the filter; safe methods untouched.
+
+    @Test
+    void resourceThatIsACdiBeanIsGuardedOnceAndNestedBeansStayGuarded() throws Exception {
+        String body = unique();
+        assertEquals("plain 1", text(post("orders/plain", body, KEY, unique())));
+        assertEquals(
+                "plain 2",
+                text(post("orders/plain", body, KEY, unique())),
+                "a new key runs again: the CDI interceptor does not replay the resource by its arguments");
+
+        String step = unique();
+        assertEquals("resource 1 nested 1", text(post("orders/nested", step, KEY, unique())));
+        assertEquals(
+                "resource 2 nested 1",
+                text(post("orders/nested", step, KEY, unique())),
+                "the nested @Idempotent bean is still guarded by the interceptor");
+    }
+
+    @Test
+    void safeMethodsAndPutPassThroughWhilePatchIsGuarded() throws Exception {
+        String id = unique();
+        String key = unique();
+        HttpResponse<byte[]> get1 = send("GET", "orders/" + id, "", KEY, key);
+        HttpResponse<byte[]> get2 = send("GET", "orders/" + id, "", KEY, key);
+        assertEquals("get 1", text(get1));
+        assertEquals("get 2", text(get2));
+        assertFalse(replayed(get2));
+        HttpResponse<byte[]> head = send("HEAD", "orders/" + id, "", KEY, "not valid at all");
+        assertEquals(200, head.statusCode(), "HEAD ignores even an invalid key");
+
+        assertEquals("put 1", text(send("PUT", "orders/" + id, "a", KEY, key)));
+        assertEquals("put 2", text(send("PUT", "orders/" + id, "a", KEY, key)));
+
+        assertEquals("patch 1", text(send("PATCH", "orders/" + id, "a", KEY, key)));
+        HttpResponse<byte[]> patch = send("PATCH", "orders/" + id, "a", KEY, key);
+        assertEquals("patch 1", text(patch));
+        assertTrue(replayed(patch));
+    }
+
+    // Rule 3: key syntax.
+
+    @Test
+    void missingKeyRunsUnguardedUnlessRequired() throws Exception {
+        String body = unique();
+        assertEquals("plain 1", text(post("orders/plain", body)));
+        assertEquals("plain 2", text(post("orders/plain", body)));
+        assertProblem(post("orders/required", body), 400, "key-missing");
+        assertEquals(0, count("required:" + body));
+        assertEquals("required 1", text(post("orders/required", body, KEY, unique())));
+    }
+
+    @Test
+    void malformedKeysAre400() throws Exception {
+        String body = unique();
+        for (String bad : List.of("k".repeat(256), "\"unterminated", "a b", "a,b", "\"x\";p=1", "\"\"")) {
+            assertProblem(post("orders/plain", body, KEY, bad), 400, "key-invalid");
+        }
+        assertProblem(post("orders/plain", body, KEY, "a", KEY, "b"), 400, "key-invalid");
+        assertEquals(0, count("plain:" + body));
+        assertEquals(201, post("orders", body, KEY, "k".repeat(255)).statusCode(), "255 characters is fine");
+    }
+
+    // Rules 4 and 5: scope and fingerprint.
+
+    @Test
+    void twoAuthenticatedUsersWithTheSameKeyGetTheirOwnResults() throws Exception {
+        String body = unique();
+        String key = unique();
+        HttpResponse<byte[]> alice = post("orders/whoami", body, KEY, key, "Authorization", basic("alice"));
+        HttpResponse<byte[]> bob = post("orders/whoami", body, KEY, key, "Authorization", basic("bob"));
+        HttpResponse<byte[]> anonymous = post("orders/whoami", body, KEY, key);
+        assertEquals("alice 1", text(alice));
+        assertEquals("bob 1", text(bob), "bob never receives alice's stored response");
+        assertEquals("anonymous 1", text(anonymous));
+        assertFalse(replayed(bob));
+        HttpResponse<byte[]> aliceAgain = post("orders/whoami", body, KEY, key, "Authorization", basic("alice"));
+        assertEquals("alice 1", text(aliceAgain));
+        assertTrue(replayed(aliceAgain));
+        HttpResponse<byte[]> bobAgain = post("orders/whoami", body, KEY, key, "Authorization", basic("bob"));
+        assertEquals("bob 1", text(bobAgain));
+        assertTrue(replayed(bobAgain));
+    }
+
+    private static String basic(String user) {
+        String password = user + "-secret";
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void sameKeyWithDifferentBodyQueryOrFingerprintHeaderIs422() throws Exception {
+        String body = unique();
+        String key = unique();
+        assertEquals(201, post("orders", body, KEY, key, "X-Currency", "EUR").statusCode());
+        assertProblem(post("orders", body + "x", KEY, key, "X-Currency", "EUR"), 422, "key-mismatch");
+        assertProblem(post("orders?dry=1", body, KEY, key, "X-Currency", "EUR"), 422, "key-mismatch");
+        assertProblem(post("orders", body, KEY, key, "X-Currency", "USD"), 422, "key-mismatch");
+        assertTrue(replayed(post("orders", body, KEY, key, "X-Currency", "EUR")));
+        assertEquals(1, count("create:" + body));
+    }
+
+    @Test
+    void theSameKeyOnAnotherOperationIsAnotherRecord() throws Exception {
+        String body = unique();
+        String key = unique();
+        assertEquals("plain 1", text(post("orders/plain", body, KEY, key)));
+        assertEquals(201, post("orders", body, KEY, key).statusCode(), "POST /orders is another operation");
+        assertEquals(1, count("create:" + body));
+    }
+
+    // Rule 6: concurrency.
+
+    @Test
+    void fiftyConcurrentPostsWithOneKeyRunOnceAndTheRestGet409OrTheReplay() throws Exception {
+        int callers = 50;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            for (int round = 0; round < 3; round++) {
+                String body = unique();
+                String key = unique();
+                Races gate = new Races(callers);
+                List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
+                for (int i = 0; i < callers; i++) {
+                    futures.add(pool.submit(() -> {
+                        gate.await();
+                        return post("orders/slow", body, KEY, key);
+                    }));
+                }
+                int created = 0;
+                int conflicts = 0;
+                for (Future<HttpResponse<byte[]>> f : futures) {
+                    HttpResponse<byte[]> r = f.get(2, TimeUnit.MINUTES);
+                    if (r.statusCode() == 201) {
+                        assertEquals("slow 1", text(r));
+                        created++;
+                    } else {
+                        assertProblem(r, 409, "in-progress");
+                        long retryAfter = Long.parseLong(
+                                r.headers().firstValue("Retry-After").orElseThrow());
+                        assertTrue(retryAfter >= 1 && retryAfter <= 60, "Retry-After " + retryAfter);
+                        conflicts++;
+                    }
+                }
+                assertEquals(1, count("slow:" + body), "exactly one execution");
+                assertTrue(created >= 1);
+                assertTrue(conflicts >= 1, "requests really overlapped");
+                assertEquals(callers, created + conflicts);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void waitPolicyMakesConcurrentRepeatsWaitForTheReplay() throws Exception {
+        int callers = 10;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            String body = unique();
+            String key = unique();
+            Races gate = new Races(callers);
+            List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                futures.add(pool.submit(() -> {
+                    gate.await();
+                    return post("orders/wait", body, KEY, key);
+                }));
+            }
+            int replays = 0;
+            for (Future<HttpResponse<byte[]>> f : futures) {
+                HttpResponse<byte[]> r = f.get(2, TimeUnit.MINUTES);
+                assertEquals(201, r.statusCode(), () -> text(r));
+                assertEquals("wait 1", text(r));
+                replays += replayed(r) ? 1 : 0;
+            }
+            assertEquals(callers - 1, replays);
+            assertEquals(1, count("wait:" + body));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // Rule 8: the body stays readable (every echo above) and a disconnect does not lose the outcome.
+
+    @Test
+    void outcomeIsRecordedWhenTheClientDisconnectedBeforeTheResponse() throws Exception {
+        String body = unique();
+        String key = unique();
+        try (Socket socket = new Socket("127.0.0.1", deployed.getPort())) {
+            socket.getOutputStream().write(rawPost("orders/disconnect", key.getBytes(StandardCharsets.US_ASCII), body));
+            socket.getOutputStream().flush();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (count("disconnect:" + body) == 0) {
+            assertTrue(System.nanoTime() < deadline, "the abandoned request never ran");
+            Thread.sleep(50);
+        }
+        HttpResponse<byte[]> retry;
+        do {
+            Thread.sleep(200);
+            retry = post("orders/disconnect", body, KEY, key);
+        } while (retry.statusCode() == 409 && System.nanoTime() < deadline);
+        assertEquals(201, retry.statusCode(), text(retry));
+        assertEquals("disconnect 1", text(retry));
+        assertTrue(replayed(retry), "the retry got the stored outcome");
+        assertEquals(1, count("disconnect:" + body));
+    }
+
+    // Rule 10: store unreachable.
+
+    @Test
+    void unreachableStoreGives503WithRetryAfterAndTheResourceDoesNotRun() throws Exception {
+        String body = unique();
+        String key = unique();
+        setStoreFailing(true);
+        try {
+            HttpResponse<byte[]> r = post("orders/plain", body, KEY, key);
+            assertProblem(r, 503, "store-unavailable");
+            assertEquals("5", r.headers().firstValue("Retry-After").orElse(""));
+            assertEquals(0, count("plain:" + body));
+        } finally {
+            setStoreFailing(false);
+        }
+        assertEquals("plain 1", text(post("orders/plain", body, KEY, key)));
+    }
+
+    private void setStoreFailing(boolean failing) throws Exception {
+        HttpResponse<byte[]> r = send("PUT", "control/store-failing", Boolean.toString(failing));
+        assertEquals(204, r.statusCode());
+    }
+
+    // Rules 3 and 9 under fuzzing: never a 500.
+
+    @Test
+    void fuzzedKeyHeadersGetOnly400OrNormalOutcomes() throws Exception {
+        Random random = new Random(20251031);
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        int sent = 0;
+        for (int i = 0; i < 800; i++) {
+            char[] chars = new char[random.nextInt(i % 10 == 0 ? 400 : 40)];
+            for (int j = 0; j < chars.length; j++) {
+                chars[j] = random.nextInt(10) == 0
+                        ? "\"\\,; \t=".charAt(random.nextInt(7))
+                        : (char) (0x20 + random.nextInt(0x5F));
+            }
+            String value = new String(chars);
+            HttpResponse<byte[]> r;
+            try {
+                r = post("orders/fuzz", "x", KEY, value);
+            } catch (IllegalArgumentException e) {
+                continue; // the client refused to send this value (e.g. leading space rules); not a request
+            }
+            sent++;
+            int status = r.statusCode();
+            statuses.merge(status, 1, Integer::sum);
+            assertTrue(status == 201 || status == 400, "status " + status + " for a fuzzed key: " + text(r));
+            if (status == 400) {
+                assertProblem(r, 400, "key-invalid");
+            }
+        }
+        for (int i = 0; i < 400; i++) {
+            byte[] value = new byte[random.nextInt(300)];
+            for (int j = 0; j < value.length; j++) {
+                byte b;
+                do {
+                    b = (byte) random.nextInt(256);
+                } while (b == '\r' || b == '\n');
+                value[j] = b;
+            }
+            int status = rawStatus(rawPost("orders/fuzz", value, "x"));
+            sent++;
+            statuses.merge(status, 1, Integer::sum);
+            assertTrue(status == 201 || status == 400 || status == -1, "status " + status + " for raw header bytes");
+        }
+        assertTrue(sent >= 1000, "sent " + sent);
+        assertTrue(statuses.getOrDefault(201, 0) > 100 && statuses.getOrDefault(400, 0) > 100, statuses::toString);
+        System.out.println("fuzz statuses (-1 = connection closed without a response): " + statuses);
+    }
+
+    private byte[] rawPost(String path, byte[] keyValue, String body) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        String head = "POST " + base().getPath() + "api/" + path + " HTTP/1.1\r\n" + "Host: 127.0.0.1:"
+                + deployed.getPort() + "\r\n" + "Content-Type: text/plain\r\n" + "Content-Length: " + body.length()
+                + "\r\n" + "Connection: close\r\n" + KEY + ": ";
+        out.write(head.getBytes(StandardCharsets.US_ASCII));
+        out.write(keyValue);
+        out.write(("\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+        return out.toByteArray();
+    }
+
+    /** Sends raw bytes; returns the response status, or -1 when the server closed without one. */
+    private int rawStatus(byte[] request) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", deployed.getPort())) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(request);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            byte[] line = new byte[12];
+            int n = in.readNBytes(line, 0, line.length);
+            if (n < 12) {
+                return -1;
+            }
+            String status = new String(line, StandardCharsets.US_ASCII);
+            assertTrue(status.startsWith("HTTP/1.1 "), status);
+            return Integer.parseInt(status.substring(9, 12));
+        }
+    }
+
+    @Test
+    void firstResponsesAreNotMarkedAsReplays() throws Exception {
+        HttpResponse<byte[]> r = post("orders/plain", unique(), KEY, unique());
+        assertEquals(200, r.statusCode());
+        assertNotEquals("true", r.headers().firstValue(REPLAYED).orElse(""));
+    }
+}
