@@ -81,7 +81,7 @@ public final class GuardedMethod {
             }
             return next.proceed();
         }
-        String fingerprint = Hashing.sha256Hex(CanonicalJson.of(Arrays.asList(args)));
+        String fingerprint = fingerprint(args);
         RecordKey recordKey = RecordKey.of(policy.name(), "", key == null ? fingerprint : key);
         Claim claim = engine.begin(policy, recordKey, fingerprint);
         if (claim instanceof Claim.Replay replay) {
@@ -101,6 +101,24 @@ public final class GuardedMethod {
         byte[] stored = outcomes.value(result);
         settlement.afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned));
         return result;
+    }
+
+    /**
+     * SHA-256 of the canonical JSON of all arguments.
+     *
+     * @throws IdempotencyConfigurationException an argument cannot be serialized; the method does not run
+     */
+    private String fingerprint(Object[] args) {
+        try {
+            return Hashing.sha256Hex(CanonicalJson.of(Arrays.asList(args)));
+        } catch (RuntimeException e) {
+            throw new IdempotencyConfigurationException(
+                    "The arguments of '" + policy.name() + "' cannot be serialized with JSON-B, which the"
+                            + " fingerprint needs, so the call did not run; make every parameter type JSON-B"
+                            + " serializable (public getters or fields), or move non-data parameters out of the"
+                            + " guarded method. Cause: " + e,
+                    e);
+        }
     }
 
     private void settleFailure(Claim.Owned owned, Throwable t) {

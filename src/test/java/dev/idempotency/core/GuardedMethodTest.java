@@ -3,6 +3,7 @@ package dev.idempotency.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKey;
 import dev.idempotency.Idempotent;
@@ -45,6 +46,30 @@ class GuardedMethodTest {
             onCommit.clear();
             onRollback.clear();
         }
+    }
+
+    /** JSON-B cannot serialize a value that refers to itself. */
+    public static class Loop {
+        public Loop self = this;
+    }
+
+    static class Odd {
+        @Idempotent(name = "svc.odd")
+        public String take(Loop loop) {
+            return "ran";
+        }
+    }
+
+    @Test
+    void argumentsThatCannotBeFingerprintedFailClearlyWithoutRunning() throws Exception {
+        Method m = Odd.class.getMethod("take", Loop.class);
+        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(new MemoryIdempotencyStore()));
+        assertThatThrownBy(() -> g.invoke(new Object[] {new Loop()}, () -> "run-" + runs.incrementAndGet()))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining("svc.odd")
+                .hasMessageContaining("did not run");
+        assertThat(runs.get()).isZero();
     }
 
     private final ManualTransaction tx = new ManualTransaction();
