@@ -102,11 +102,13 @@ public final class IdempotencyEngine {
      */
     public boolean complete(Claim.Owned claim, byte[] outcome) {
         try {
-            boolean done = store.complete(
-                    claim.key().storeKey(),
-                    claim.owner(),
-                    outcome,
-                    claim.policy().ttl());
+            boolean done = CurrentOperation.call(
+                    claim.policy().name(),
+                    () -> store.complete(
+                            claim.key().storeKey(),
+                            claim.owner(),
+                            outcome,
+                            claim.policy().ttl()));
             if (!done) {
                 LOG.log(
                         Level.WARNING,
@@ -135,7 +137,8 @@ public final class IdempotencyEngine {
      */
     public boolean release(Claim.Owned claim) {
         try {
-            return store.release(claim.key().storeKey(), claim.owner());
+            return CurrentOperation.call(
+                    claim.policy().name(), () -> store.release(claim.key().storeKey(), claim.owner()));
         } catch (RuntimeException e) {
             LOG.log(
                     Level.ERROR,
@@ -148,7 +151,8 @@ public final class IdempotencyEngine {
 
     private ClaimResult claim(OperationPolicy policy, RecordKey key, String owner, String fingerprint) {
         try {
-            return store.claim(key.storeKey(), owner, fingerprint, policy.lease());
+            return CurrentOperation.call(
+                    policy.name(), () -> store.claim(key.storeKey(), owner, fingerprint, policy.lease()));
         } catch (IdempotencyStoreUnavailableException e) {
             throw e;
         } catch (RuntimeException e) {
