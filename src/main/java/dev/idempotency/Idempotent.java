@@ -65,8 +65,9 @@ public @interface Idempotent {
 
     /**
      * A stable operation name that namespaces the keys, so records survive renaming the class or
-     * method. Any non-blank text. Default: derived from the declaring class, the method name and its
-     * parameter types, e.g. {@code com.example.Orders#place(String,Order)}.
+     * method. Any non-blank text. On a class it is a prefix: each method's operation is {@code
+     * <name>.<methodName>}, so methods never share records. Default: derived from the declaring class,
+     * the method name and its parameter types, e.g. {@code com.example.Orders#place(String,Order)}.
      */
     @Nonbinding
     String name() default "";

@@ -50,10 +50,7 @@ public final class PolicyResolver {
      */
     public OperationPolicy resolve(Method method, Idempotent annotation) {
         Lookup lookup = new Lookup(method);
-        String name = lookup.get("name").orElse(annotation.name()).trim();
-        if (name.isEmpty()) {
-            name = defaultName(method);
-        }
+        String name = name(method, annotation);
         Duration ttl = lookup.duration("ttl", annotation.ttl(), global::ttl);
         Duration lease = lookup.duration("lease", annotation.lease(), global::lease);
         InProgressPolicy onInProgress =
@@ -66,6 +63,38 @@ public final class PolicyResolver {
         boolean required =
                 lookup.get("required").map(v -> lookup.bool("required", v)).orElse(annotation.required());
         return new OperationPolicy(name, ttl, lease, onInProgress, new ExceptionPolicy(keepOn, releaseOn), required);
+    }
+
+    /**
+     * The operation name. {@code name} is per operation, so it follows its own rule: {@code
+     * <class>/<method>/Idempotent/name}, else the method annotation's name, else a class-level name
+     * ({@code <class>/Idempotent/name} or the class annotation's) as a prefix, {@code <name>.<method>},
+     * so that the methods of one class never share records; else {@link #defaultName}. A global
+     * {@code Idempotent/name} is rejected: it would put every operation in one namespace.
+     */
+    private String name(Method method, Idempotent annotation) {
+        String cls = method.getDeclaringClass().getName();
+        if (settings.get(ANNOTATION + "/name").filter(v -> !v.isBlank()).isPresent()) {
+            throw new IdempotencyConfigurationException("Config key '" + ANNOTATION
+                    + "/name' would give every @Idempotent operation the same name, so unrelated operations"
+                    + " would replay each other's outcomes; remove it and set names per method with '" + cls + "/"
+                    + method.getName() + "/" + ANNOTATION + "/name' or @Idempotent(name = ...).");
+        }
+        Optional<String> methodLevel = settings.get(cls + "/" + method.getName() + "/" + ANNOTATION + "/name")
+                .map(String::trim)
+                .filter(v -> !v.isEmpty());
+        if (methodLevel.isPresent()) {
+            return methodLevel.get();
+        }
+        Idempotent onMethod = method.getAnnotation(Idempotent.class);
+        if (onMethod != null && !onMethod.name().isBlank()) {
+            return onMethod.name().trim();
+        }
+        String classLevel = settings.get(cls + "/" + ANNOTATION + "/name")
+                .map(String::trim)
+                .filter(v -> !v.isEmpty())
+                .orElse(onMethod == null ? annotation.name().trim() : "");
+        return classLevel.isEmpty() ? defaultName(method) : classLevel + "." + method.getName();
     }
 
     /**

@@ -1,0 +1,139 @@
+package dev.idempotency.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idempotency.IdempotencyInProgressException;
+import dev.idempotency.IdempotencyKeyMismatchException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.InProgressPolicy;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class IdempotencyEngineTest {
+
+    private final MemoryIdempotencyStore store = new MemoryIdempotencyStore();
+    private final IdempotencyEngine engine = new IdempotencyEngine(store);
+
+    private static OperationPolicy policy(InProgressPolicy p, Duration lease) {
+        return new OperationPolicy("op", Duration.ofHours(1), lease, p, ExceptionPolicy.DEFAULT, false);
+    }
+
+    private static final OperationPolicy REJECT = policy(InProgressPolicy.REJECT, Duration.ofMinutes(1));
+    private static final RecordKey KEY = RecordKey.of("op", "", "k1");
+
+    @Test
+    void firstCallOwnsThenRepeatsReplay() {
+        Claim first = engine.begin(REJECT, KEY, "fp");
+        assertThat(first).isInstanceOf(Claim.Owned.class);
+        assertThat(engine.complete((Claim.Owned) first, new byte[] {42})).isTrue();
+        Claim again = engine.begin(REJECT, KEY, "fp");
+        assertThat(again).isInstanceOfSatisfying(Claim.Replay.class, r -> assertThat(r.outcome())
+                .containsExactly(42));
+    }
+
+    @Test
+    void ownerTokensAreUniquePerCall() {
+        Claim.Owned a = (Claim.Owned) engine.begin(REJECT, RecordKey.of("op", "", "a"), "fp");
+        Claim.Owned b = (Claim.Owned) engine.begin(REJECT, RecordKey.of("op", "", "b"), "fp");
+        assertThat(a.owner()).isNotEqualTo(b.owner());
+        assertThat(new IdempotencyEngine(store).begin(REJECT, RecordKey.of("op", "", "c"), "fp"))
+                .isInstanceOfSatisfying(
+                        Claim.Owned.class, c -> assertThat(c.owner()).isNotEqualTo(a.owner()));
+    }
+
+    @Test
+    void inProgressIsRejectedWithTheRemainingLease() {
+        engine.begin(REJECT, KEY, "fp");
+        assertThatThrownBy(() -> engine.begin(REJECT, KEY, "fp"))
+                .isInstanceOfSatisfying(IdempotencyInProgressException.class, e -> {
+                    assertThat(e.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(1));
+                    assertThat(e.operation()).isEqualTo("op");
+                    assertThat(e.keyHash()).isEqualTo(KEY.hash());
+                    assertThat(e.getMessage()).doesNotContain("k1");
+                });
+    }
+
+    @Test
+    void aDifferentFingerprintIsAMismatchEvenWhileInProgress() {
+        engine.begin(REJECT, KEY, "fp");
+        assertThatThrownBy(() -> engine.begin(REJECT, KEY, "other"))
+                .isInstanceOf(IdempotencyKeyMismatchException.class);
+    }
+
+    @Test
+    void waitReplaysTheOutcomeWhenItArrives() throws Exception {
+        OperationPolicy wait = policy(InProgressPolicy.WAIT, Duration.ofSeconds(10));
+        Claim.Owned first = (Claim.Owned) engine.begin(wait, KEY, "fp");
+        CompletableFuture<Claim> waiter = CompletableFuture.supplyAsync(() -> engine.begin(wait, KEY, "fp"));
+        Thread.sleep(100);
+        assertThat(waiter).isNotDone();
+        engine.complete(first, new byte[] {7});
+        assertThat(waiter.get(5, TimeUnit.SECONDS)).isInstanceOf(Claim.Replay.class);
+    }
+
+    @Test
+    void waitClaimsTheKeyItselfWhenTheFirstCallReleasesIt() throws Exception {
+        OperationPolicy wait = policy(InProgressPolicy.WAIT, Duration.ofSeconds(10));
+        Claim.Owned first = (Claim.Owned) engine.begin(wait, KEY, "fp");
+        CompletableFuture<Claim> waiter = CompletableFuture.supplyAsync(() -> engine.begin(wait, KEY, "fp"));
+        Thread.sleep(100);
+        engine.release(first);
+        assertThat(waiter.get(5, TimeUnit.SECONDS)).isInstanceOf(Claim.Owned.class);
+    }
+
+    @Test
+    void waitGivesUpAfterTheLease() {
+        OperationPolicy wait = policy(InProgressPolicy.WAIT, Duration.ofMillis(300));
+        engine.begin(policy(InProgressPolicy.REJECT, Duration.ofMinutes(1)), KEY, "fp");
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> engine.begin(wait, KEY, "fp")).isInstanceOf(IdempotencyInProgressException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isBetween(Duration.ofMillis(250), Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aFailingStoreStopsTheCallAndCompleteNeverThrows() {
+        IdempotencyStore broken = new IdempotencyStore() {
+            @Override
+            public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+                throw new IllegalStateException("connection refused");
+            }
+
+            @Override
+            public Optional<IdempotencyRecord> read(String key) {
+                throw new IllegalStateException("connection refused");
+            }
+
+            @Override
+            public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+                throw new IllegalStateException("connection refused");
+            }
+
+            @Override
+            public boolean release(String key, String owner) {
+                throw new IllegalStateException("connection refused");
+            }
+
+            @Override
+            public int purgeExpired(int max) {
+                return 0;
+            }
+        };
+        IdempotencyEngine e = new IdempotencyEngine(broken);
+        assertThatThrownBy(() -> e.begin(REJECT, KEY, "fp"))
+                .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                .hasMessageContaining("did not run")
+                .hasMessageContaining(KEY.hash());
+        Claim.Owned fake = new Claim.Owned(KEY, "o", REJECT, false);
+        assertThat(e.complete(fake, new byte[0])).isFalse();
+        assertThat(e.release(fake)).isFalse();
+    }
+}
