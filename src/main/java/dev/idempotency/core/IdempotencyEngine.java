@@ -1,5 +1,6 @@
 package dev.idempotency.core;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKeyMismatchException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
@@ -153,7 +154,8 @@ public final class IdempotencyEngine {
         try {
             return CurrentOperation.call(
                     policy.name(), () -> store.claim(key.storeKey(), owner, fingerprint, policy.lease()));
-        } catch (IdempotencyStoreUnavailableException e) {
+        } catch (IdempotencyStoreUnavailableException | IdempotencyConfigurationException e) {
+            // A misconfigured store names its own fix; wrapping it as "unavailable, retry later" would hide it.
             throw e;
         } catch (RuntimeException e) {
             throw new IdempotencyStoreUnavailableException(
