@@ -50,7 +50,9 @@ import javax.sql.DataSource;
  *       caller's transaction for rollback.
  * </ul>
  *
- * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout} (a statement timeout); a claim
+ * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout} (a statement timeout, which
+ * PostgreSQL applies to lock waits; MariaDB/MySQL and H2 bound them by their own {@code
+ * innodb_lock_wait_timeout} and {@code LOCK_TIMEOUT}); a claim
  * whose wait times out reports the key as IN_PROGRESS, so the caller gets the in-progress outcome (409),
  * not a server error. Instants come from the store's {@link Clock}, in milliseconds.
  */

@@ -40,7 +40,11 @@ final class TestDatabases {
     private TestDatabases() {}
 
     static HikariDataSource h2(String name) {
-        return pool("jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000", "sa", "");
+        return h2(name, 10_000);
+    }
+
+    static HikariDataSource h2(String name, int lockTimeoutMillis) {
+        return pool("jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=" + lockTimeoutMillis, "sa", "");
     }
 
     static HikariDataSource postgres(String schema) {
@@ -49,8 +53,12 @@ final class TestDatabases {
     }
 
     static HikariDataSource mariadb(String database) {
+        return mariadb(database, "");
+    }
+
+    static HikariDataSource mariadb(String database, String urlParameters) {
         run("jdbc:mariadb://127.0.0.1:3306/test", "root", "", "CREATE DATABASE IF NOT EXISTS " + database);
-        return pool("jdbc:mariadb://127.0.0.1:3306/" + database, "root", "");
+        return pool("jdbc:mariadb://127.0.0.1:3306/" + database + urlParameters, "root", "");
     }
 
     /** A store on {@code ds} with Hibernate, resource-local, in an emptied table. */
