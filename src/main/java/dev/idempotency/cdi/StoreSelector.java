@@ -29,17 +29,6 @@ final class StoreSelector {
         BeanManager seeing = managerSeeing(bm, name);
         Set<Bean<?>> beans = seeing.getBeans(IdempotencyStore.class, NamedLiteral.of(name));
         if (beans.isEmpty()) {
-            // In a WAR on Payara the BeanManager handed to the extension belongs to the extension's own
-            // archive, which does not see the library's store beans; the application's does.
-            BeanManager app = applicationBeanManager();
-            if (app != null && app != bm) {
-                beans = app.getBeans(IdempotencyStore.class, NamedLiteral.of(name));
-                if (!beans.isEmpty()) {
-                    return app.resolve(beans);
-                }
-            }
-        }
-        if (beans.isEmpty()) {
             throw new IdempotencyConfigurationException("Config key '" + GlobalSettings.STORE + "' is '" + name
                     + "', but no store has that name; available: " + available(seeing)
                     + ". Use one of those, or declare a CDI bean implementing IdempotencyStore with @Named(\""
@@ -63,14 +52,6 @@ final class StoreSelector {
             return app == null ? bm : app;
         } catch (RuntimeException e) {
             return bm;
-        }
-    }
-
-    private static BeanManager applicationBeanManager() {
-        try {
-            return jakarta.enterprise.inject.spi.CDI.current().getBeanManager();
-        } catch (RuntimeException e) {
-            return null;
         }
     }
 

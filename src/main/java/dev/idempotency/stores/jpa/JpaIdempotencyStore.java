@@ -341,6 +341,11 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         }));
     }
 
+    @Override
+    public boolean joinsCallerTransaction(String operation) {
+        return settings.mode(operation) == TransactionMode.JOINED;
+    }
+
     private <T> T inMode(Function<EntityManager, T> work) {
         String operation = CurrentOperation.name();
         if (settings.mode(operation) == TransactionMode.JOINED) {

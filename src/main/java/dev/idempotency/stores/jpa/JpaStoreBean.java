@@ -95,6 +95,11 @@ public class JpaStoreBean implements IdempotencyStore {
         return store().purgeExpired(max);
     }
 
+    @Override
+    public boolean joinsCallerTransaction(String operation) {
+        return store().joinsCallerTransaction(operation);
+    }
+
     private JpaIdempotencyStore store() {
         JpaIdempotencyStore s = store;
         if (s == null) {
