@@ -56,7 +56,10 @@ public final class GuardedMethod {
                     + ") are not supported, because the outcome is not known when the method returns; guard"
                     + " the synchronous method that does the work instead.");
         }
-        return new GuardedMethod(policy, KeyReader.of(method), new MethodOutcomes(method), engine, settlement);
+        // A store that writes in the caller's transaction already commits or rolls back with it:
+        // deferring the completion to after the commit would write it outside that transaction.
+        Settlement settles = engine.store().joinsCallerTransaction(policy.name()) ? Settlement.IMMEDIATE : settlement;
+        return new GuardedMethod(policy, KeyReader.of(method), new MethodOutcomes(method), engine, settles);
     }
 
     /** The merged policy. */
