@@ -54,6 +54,7 @@ public class OneTimeTokenEndpoint {
         }
         CacheControl noStore = new CacheControl();
         noStore.setNoStore(true);
+        noStore.setNoTransform(false);
         String body = Json.createObjectBuilder()
                 .add("token", t.token())
                 .add("expiresAt", t.expiresAt().toString())
