@@ -56,7 +56,10 @@ public final class GuardedMethod {
                     + ") are not supported, because the outcome is not known when the method returns; guard"
                     + " the synchronous method that does the work instead.");
         }
-        return new GuardedMethod(policy, KeyReader.of(method), new MethodOutcomes(method), engine, settlement);
+        // A store that writes in the caller's transaction already commits or rolls back with it:
+        // deferring the completion to after the commit would write it outside that transaction.
+        Settlement settles = engine.store().joinsCallerTransaction(policy.name()) ? Settlement.IMMEDIATE : settlement;
+        return new GuardedMethod(policy, KeyReader.of(method), new MethodOutcomes(method), engine, settles);
     }
 
     /** The merged policy. */
@@ -81,7 +84,7 @@ public final class GuardedMethod {
             }
             return next.proceed();
         }
-        String fingerprint = Hashing.sha256Hex(CanonicalJson.of(Arrays.asList(args)));
+        String fingerprint = fingerprint(args);
         RecordKey recordKey = RecordKey.of(policy.name(), "", key == null ? fingerprint : key);
         Claim claim = engine.begin(policy, recordKey, fingerprint);
         if (claim instanceof Claim.Replay replay) {
@@ -101,6 +104,24 @@ public final class GuardedMethod {
         byte[] stored = outcomes.value(result);
         settlement.afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned));
         return result;
+    }
+
+    /**
+     * SHA-256 of the canonical JSON of all arguments.
+     *
+     * @throws IdempotencyConfigurationException an argument cannot be serialized; the method does not run
+     */
+    private String fingerprint(Object[] args) {
+        try {
+            return Hashing.sha256Hex(CanonicalJson.of(Arrays.asList(args)));
+        } catch (RuntimeException e) {
+            throw new IdempotencyConfigurationException(
+                    "The arguments of '" + policy.name() + "' cannot be serialized with JSON-B, which the"
+                            + " fingerprint needs, so the call did not run; make every parameter type JSON-B"
+                            + " serializable (public getters or fields), or move non-data parameters out of the"
+                            + " guarded method. Cause: " + e,
+                    e);
+        }
     }
 
     private void settleFailure(Claim.Owned owned, Throwable t) {

@@ -10,10 +10,24 @@ public final class Hashing {
 
     private static final HexFormat HEX = HexFormat.of();
 
+    /**
+     * Cloned for each use: {@code MessageDigest.getInstance} looks the provider up and builds the
+     * implementation by reflection on every call, which cost more than the hashing itself.
+     */
+    private static final MessageDigest PROTOTYPE = newSha256();
+
     private Hashing() {}
 
     /** A fresh SHA-256 digest. */
     public static MessageDigest sha256() {
+        try {
+            return (MessageDigest) PROTOTYPE.clone();
+        } catch (CloneNotSupportedException e) {
+            return newSha256();
+        }
+    }
+
+    private static MessageDigest newSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

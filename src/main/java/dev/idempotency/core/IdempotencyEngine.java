@@ -1,5 +1,6 @@
 package dev.idempotency.core;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKeyMismatchException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
@@ -102,11 +103,13 @@ public final class IdempotencyEngine {
      */
     public boolean complete(Claim.Owned claim, byte[] outcome) {
         try {
-            boolean done = store.complete(
-                    claim.key().storeKey(),
-                    claim.owner(),
-                    outcome,
-                    claim.policy().ttl());
+            boolean done = CurrentOperation.call(
+                    claim.policy().name(),
+                    () -> store.complete(
+                            claim.key().storeKey(),
+                            claim.owner(),
+                            outcome,
+                            claim.policy().ttl()));
             if (!done) {
                 LOG.log(
                         Level.WARNING,
@@ -135,7 +138,8 @@ public final class IdempotencyEngine {
      */
     public boolean release(Claim.Owned claim) {
         try {
-            return store.release(claim.key().storeKey(), claim.owner());
+            return CurrentOperation.call(
+                    claim.policy().name(), () -> store.release(claim.key().storeKey(), claim.owner()));
         } catch (RuntimeException e) {
             LOG.log(
                     Level.ERROR,
@@ -148,8 +152,10 @@ public final class IdempotencyEngine {
 
     private ClaimResult claim(OperationPolicy policy, RecordKey key, String owner, String fingerprint) {
         try {
-            return store.claim(key.storeKey(), owner, fingerprint, policy.lease());
-        } catch (IdempotencyStoreUnavailableException e) {
+            return CurrentOperation.call(
+                    policy.name(), () -> store.claim(key.storeKey(), owner, fingerprint, policy.lease()));
+        } catch (IdempotencyStoreUnavailableException | IdempotencyConfigurationException e) {
+            // A misconfigured store names its own fix; wrapping it as "unavailable, retry later" would hide it.
             throw e;
         } catch (RuntimeException e) {
             throw new IdempotencyStoreUnavailableException(

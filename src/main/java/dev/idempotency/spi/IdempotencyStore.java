@@ -61,4 +61,17 @@ public interface IdempotencyStore {
      * @return how many records were deleted
      */
     int purgeExpired(int max);
+
+    /**
+     * Whether this store writes the records of {@code operation} in the caller's own transaction, so
+     * that they commit or roll back together with the caller's business data. When true, a guarded
+     * call completes its record inside that transaction (before commit), and a rollback undoes the
+     * claim by itself. When false (the default), a call inside a transaction has its outcome stored
+     * after the commit, and its key released after a rollback.
+     *
+     * @param operation the operation name
+     */
+    default boolean joinsCallerTransaction(String operation) {
+        return false;
+    }
 }

@@ -14,7 +14,7 @@ public class BenchService {
     }
 
     /** Guarded by the interceptor on the memory store. */
-    @Idempotent(name = "bench.guarded", ttl = "PT0.1S")
+    @Idempotent(name = "bench.guarded", ttl = "PT0.001S")
     public String guarded(@IdempotencyKey String orderId, long amountCents) {
         return orderId + ":" + amountCents;
     }

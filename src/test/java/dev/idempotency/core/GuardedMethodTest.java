@@ -3,13 +3,19 @@ package dev.idempotency.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKey;
 import dev.idempotency.Idempotent;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +53,30 @@ class GuardedMethodTest {
         }
     }
 
+    /** JSON-B cannot serialize a value that refers to itself. */
+    public static class Loop {
+        public Loop self = this;
+    }
+
+    static class Odd {
+        @Idempotent(name = "svc.odd")
+        public String take(Loop loop) {
+            return "ran";
+        }
+    }
+
+    @Test
+    void argumentsThatCannotBeFingerprintedFailClearlyWithoutRunning() throws Exception {
+        Method m = Odd.class.getMethod("take", Loop.class);
+        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(new MemoryIdempotencyStore()));
+        assertThatThrownBy(() -> g.invoke(new Object[] {new Loop()}, () -> "run-" + runs.incrementAndGet()))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining("svc.odd")
+                .hasMessageContaining("did not run");
+        assertThat(runs.get()).isZero();
+    }
+
     private final ManualTransaction tx = new ManualTransaction();
     private final AtomicInteger runs = new AtomicInteger();
 
@@ -70,6 +100,48 @@ class GuardedMethodTest {
         tx.commit();
         assertThat(call(g, "a")).isEqualTo("run-1");
         assertThat(runs.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aStoreThatJoinsTheCallersTransactionCompletesInsideIt() throws Exception {
+        MemoryIdempotencyStore memory = new MemoryIdempotencyStore();
+        IdempotencyStore joining = new IdempotencyStore() {
+            @Override
+            public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+                return memory.claim(key, owner, fingerprint, lease);
+            }
+
+            @Override
+            public Optional<IdempotencyRecord> read(String key) {
+                return memory.read(key);
+            }
+
+            @Override
+            public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+                return memory.complete(key, owner, outcome, ttl);
+            }
+
+            @Override
+            public boolean release(String key, String owner) {
+                return memory.release(key, owner);
+            }
+
+            @Override
+            public int purgeExpired(int max) {
+                return memory.purgeExpired(max);
+            }
+
+            @Override
+            public boolean joinsCallerTransaction(String operation) {
+                return operation.equals("svc.book");
+            }
+        };
+        Method m = Service.class.getMethod("book", String.class);
+        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(joining), tx);
+        assertThat(call(g, "c")).isEqualTo("run-1");
+        assertThat(tx.onCommit).as("nothing deferred to after the commit").isEmpty();
+        assertThat(call(g, "c")).as("completed within the transaction").isEqualTo("run-1");
     }
 
     @Test

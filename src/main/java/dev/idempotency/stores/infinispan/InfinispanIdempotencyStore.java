@@ -1,0 +1,218 @@
+package dev.idempotency.stores.infinispan;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.core.RecordLifecycle;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.infinispan.Cache;
+import org.infinispan.commons.CacheException;
+
+/**
+ * A store on an embedded Infinispan cache: a local cache on one node, or a clustered cache shared by
+ * every node that joins the same Infinispan cluster.
+ *
+ * <p>Every primitive is one of the cache's atomic conditional writes, and every decision is {@link
+ * RecordLifecycle}'s:
+ *
+ * <ul>
+ *   <li>claim: {@code putIfAbsent}; if a record is there but not live, {@code replace(key, seen,
+ *       claim)}, which fails if anyone changed the record since it was read;
+ *   <li>complete: {@code replace(key, ownersClaim, completed)};
+ *   <li>release: {@code remove(key, ownersClaim)}.
+ * </ul>
+ *
+ * <p>The compare of {@code replace} and {@code remove} is {@link IdempotencyRecord#equals}, which
+ * covers every field, the owner token included, so a write that was decided on a record is applied
+ * only to that exact record: this is the owner fencing.
+ *
+ * <p>Expiry is Infinispan's lifespan: a COMPLETED record lives exactly its ttl. An IN_PROGRESS
+ * record lives its lease <em>plus a grace</em> ({@code idempotency.infinispan.claim-grace}): once the
+ * lease ends the key is claimable (liveness is the record's {@code expiresAt}, not the entry's
+ * presence), but an owner that ran past its lease can still complete as long as nobody took over,
+ * which the SPI requires. Nothing is purged on the request path, and {@link #purgeExpired} deletes
+ * nothing: Infinispan's expiration reaper removes entries whose lifespan ended.
+ *
+ * <p>The store's clock is the node's wall clock; in a cluster the nodes' clocks must be synchronised
+ * (NTP), as Infinispan's own lifespans assume.
+ */
+public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(InfinispanIdempotencyStore.class.getName());
+
+    /** How often a conditional write is retried after another writer changed the record meanwhile. */
+    private static final int MAX_ATTEMPTS = 64;
+
+    private final Cache<String, IdempotencyRecord> cache;
+    private final Clock clock;
+    private final long graceMillis;
+    private final Runnable onClose;
+
+    /**
+     * @param cache the cache that holds the records (keys: namespaced keys; values: records)
+     * @param clock the store's clock, against which leases and ttls are measured
+     * @param claimGrace how long an IN_PROGRESS entry outlives its lease, so that a late owner can
+     *     still complete it
+     * @param onClose what {@link #close()} stops (the cache manager this store created), or {@code
+     *     null} when the cache belongs to someone else
+     */
+    public InfinispanIdempotencyStore(
+            Cache<String, IdempotencyRecord> cache, Clock clock, Duration claimGrace, Runnable onClose) {
+        this.cache = cache;
+        this.clock = clock;
+        this.graceMillis = millis(claimGrace);
+        this.onClose = onClose;
+    }
+
+    /**
+     * A store on a cache that someone else manages, with the system clock.
+     *
+     * @param cache the cache that holds the records
+     * @param claimGrace see {@link #InfinispanIdempotencyStore(Cache, Clock, Duration, Runnable)}
+     */
+    public InfinispanIdempotencyStore(Cache<String, IdempotencyRecord> cache, Duration claimGrace) {
+        this(cache, Clock.systemUTC(), claimGrace, null);
+    }
+
+    /** The cache that holds the records. */
+    public Cache<String, IdempotencyRecord> cache() {
+        return cache;
+    }
+
+    @Override
+    public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        return guarded("claim", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                Instant now = clock.instant();
+                IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
+                long lifespan = saturatedAdd(millis(lease), graceMillis);
+                IdempotencyRecord existing = cache.putIfAbsent(key, claim, lifespan, TimeUnit.MILLISECONDS);
+                if (existing == null) {
+                    return ClaimResult.claimed(claim);
+                }
+                if (!RecordLifecycle.isClaimable(existing, now)) {
+                    return ClaimResult.existing(existing);
+                }
+                // Take over the ended lease or retention, but only if the record is still the one we
+                // judged: a concurrent claim or a late complete makes this replace fail, and we re-read.
+                if (cache.replace(key, existing, claim, lifespan, TimeUnit.MILLISECONDS)) {
+                    return ClaimResult.claimed(claim);
+                }
+            }
+            throw contended("claim", key);
+        });
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> read(String key) {
+        return guarded("read", key, () -> {
+            IdempotencyRecord r = cache.get(key);
+            return RecordLifecycle.isLive(r, clock.instant()) ? Optional.of(r) : Optional.empty();
+        });
+    }
+
+    @Override
+    public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+        return guarded("complete", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                IdempotencyRecord existing = cache.get(key);
+                if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                    return false;
+                }
+                IdempotencyRecord done = RecordLifecycle.complete(existing, outcome, clock.instant(), ttl);
+                if (cache.replace(key, existing, done, millis(ttl), TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+                // Changed between read and replace: a takeover (the re-read then says "not owned"),
+                // or the entry expired; loop to decide on what is there now.
+            }
+            throw contended("complete", key);
+        });
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        return guarded("release", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                IdempotencyRecord existing = cache.get(key);
+                if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                    return false;
+                }
+                if (cache.remove(key, existing)) {
+                    return true;
+                }
+            }
+            throw contended("release", key);
+        });
+    }
+
+    /**
+     * Deletes nothing and returns 0: Infinispan removes each entry when its lifespan ends, and an
+     * IN_PROGRESS entry whose lease ended must stay until its grace ends so that its owner can still
+     * complete it. Scanning a clustered cache from every node's purge timer would only add load.
+     */
+    @Override
+    public int purgeExpired(int max) {
+        return 0;
+    }
+
+    /** Stops the cache manager this store created; a cache supplied by the application is left running. */
+    @Override
+    public void close() {
+        if (onClose != null) {
+            onClose.run();
+        }
+    }
+
+    private <T> T guarded(String operation, String key, Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (CacheException e) {
+            // AvailabilityException (minority partition), TimeoutException (lock or remote call),
+            // IllegalLifecycleStateException (cache stopping) all extend these.
+            LOG.log(System.Logger.Level.WARNING, "Infinispan {0} of key {1} failed: {2}", operation, hash(key), e);
+            throw new IdempotencyStoreUnavailableException(
+                    null,
+                    hash(key),
+                    "The Infinispan idempotency cache '" + cache.getName() + "' failed during " + operation
+                            + ": " + e.getMessage()
+                            + ". If the cluster is split, this node is in a minority partition and refuses"
+                            + " writes until it rejoins; otherwise check the cluster's health.",
+                    e);
+        }
+    }
+
+    private IdempotencyStoreUnavailableException contended(String operation, String key) {
+        return new IdempotencyStoreUnavailableException(
+                null,
+                hash(key),
+                "The Infinispan record changed under " + operation + " " + MAX_ATTEMPTS
+                        + " times in a row; retry the call.",
+                null);
+    }
+
+    /** Keys are already SHA-256 hex; a prefix is enough to correlate log lines. */
+    private static String hash(String key) {
+        return key.length() > 12 ? key.substring(0, 12) : key;
+    }
+
+    /** Infinispan adds a lifespan to a timestamp; capping it keeps that sum from overflowing. */
+    private static final long MAX_LIFESPAN_MILLIS = Duration.ofDays(365L * 100).toMillis();
+
+    private static long millis(Duration d) {
+        if (d.compareTo(Duration.ofMillis(MAX_LIFESPAN_MILLIS)) >= 0) {
+            return MAX_LIFESPAN_MILLIS;
+        }
+        return Math.max(1, d.toMillis());
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        return Math.min(MAX_LIFESPAN_MILLIS, a + b);
+    }
+}

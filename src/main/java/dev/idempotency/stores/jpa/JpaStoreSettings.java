@@ -1,0 +1,125 @@
+package dev.idempotency.stores.jpa;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.core.GlobalSettings;
+import dev.idempotency.core.Settings;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The {@code idempotency.jpa.*} configuration keys and their defaults. */
+public final class JpaStoreSettings {
+
+    /** JNDI name of the (JTA) data source that holds the table. */
+    public static final String DATASOURCE = "idempotency.jpa.datasource";
+    /** Transaction mode of every operation: {@code separate} or {@code joined}. */
+    public static final String TRANSACTION = "idempotency.jpa.transaction";
+    /** How long a store call waits for a row lock (or a conflicting uncommitted insert). */
+    public static final String LOCK_TIMEOUT = "idempotency.jpa.lock-timeout";
+    /** Whether the store creates its table (and index) when missing, from the shipped DDL. */
+    public static final String CREATE_TABLE = "idempotency.jpa.create-table";
+    /** The database dialect; detected from the JDBC metadata when unset. */
+    public static final String DIALECT = "idempotency.jpa.dialect";
+    /** Class name of the Jakarta Persistence provider; the first one found when unset. */
+    public static final String PROVIDER = "idempotency.jpa.provider";
+    /** Prefix of properties passed to the provider as they are, e.g. {@code idempotency.jpa.property.eclipselink.logging.level}. */
+    public static final String PROPERTY_PREFIX = "idempotency.jpa.property.";
+
+    /** Default of {@link #DATASOURCE}: the platform's default data source. */
+    public static final String DEFAULT_DATASOURCE = "java:comp/DefaultDataSource";
+    /** Default of {@link #TRANSACTION}. */
+    public static final TransactionMode DEFAULT_TRANSACTION = TransactionMode.SEPARATE;
+    /** Default of {@link #LOCK_TIMEOUT}. */
+    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Settings settings;
+    private final TransactionMode defaultMode;
+    private final Duration lockTimeout;
+    private final Map<String, TransactionMode> modes = new ConcurrentHashMap<>();
+
+    /**
+     * Reads and validates the keys.
+     *
+     * @param settings where the values come from
+     * @throws IdempotencyConfigurationException a value is invalid
+     */
+    public JpaStoreSettings(Settings settings) {
+        this.settings = settings;
+        this.defaultMode = settings.get(TRANSACTION)
+                .filter(v -> !v.isBlank())
+                .map(v -> TransactionMode.parse(TRANSACTION, v))
+                .orElse(DEFAULT_TRANSACTION);
+        this.lockTimeout = settings.get(LOCK_TIMEOUT)
+                .filter(v -> !v.isBlank())
+                .map(v -> GlobalSettings.duration(LOCK_TIMEOUT, v))
+                .orElse(DEFAULT_LOCK_TIMEOUT);
+        if (lockTimeout.toMillis() < 1000) {
+            // JDBC statement timeouts have a resolution of whole seconds; below one it would mean "none".
+            throw new IdempotencyConfigurationException("Config key '" + LOCK_TIMEOUT + "' is " + lockTimeout
+                    + "; JDBC statement timeouts count whole seconds, so set at least PT1S.");
+        }
+    }
+
+    /** The data source's JNDI name. */
+    public String datasource() {
+        return settings.get(DATASOURCE)
+                .map(String::trim)
+                .filter(v -> !v.isEmpty())
+                .orElse(DEFAULT_DATASOURCE);
+    }
+
+    /**
+     * The transaction mode of an operation: {@code idempotency.jpa.transaction.<operation name>}, else
+     * {@code idempotency.jpa.transaction}, else {@code separate}. Resolved once per operation.
+     *
+     * @param operation the operation name, or {@code null} for a call outside the engine
+     */
+    public TransactionMode mode(String operation) {
+        if (operation == null) {
+            return defaultMode;
+        }
+        TransactionMode m = modes.get(operation);
+        if (m == null) {
+            String key = TRANSACTION + "." + operation;
+            m = settings.get(key)
+                    .filter(v -> !v.isBlank())
+                    .map(v -> TransactionMode.parse(key, v))
+                    .orElse(defaultMode);
+            modes.put(operation, m);
+        }
+        return m;
+    }
+
+    /** The bound on lock waits. */
+    public Duration lockTimeout() {
+        return lockTimeout;
+    }
+
+    /** Whether to create the table when missing (default true). */
+    public boolean createTable() {
+        return settings.get(CREATE_TABLE)
+                .map(String::trim)
+                .map(v -> {
+                    if (v.equalsIgnoreCase("true")) {
+                        return true;
+                    }
+                    if (v.equalsIgnoreCase("false")) {
+                        return false;
+                    }
+                    throw new IdempotencyConfigurationException(
+                            "Config key '" + CREATE_TABLE + "' is '" + v + "'; use true or false.");
+                })
+                .orElse(true);
+    }
+
+    /** The configured dialect name, if any. */
+    Optional<String> dialect() {
+        return settings.get(DIALECT).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
+    /** The configured provider class name, if any. */
+    Optional<String> provider() {
+        return settings.get(PROVIDER).map(String::trim).filter(v -> !v.isEmpty());
+    }
+}

@@ -1,0 +1,124 @@
+package dev.idempotency.bench;
+
+import dev.idempotency.core.Settings;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.RecordStatus;
+import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
+import dev.idempotency.stores.infinispan.InfinispanStores;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.infinispan.Cache;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Claims per second of the Infinispan store against a raw {@code putIfAbsent} (with the same
+ * lifespan) on the same cache: on the default local cache, and on a three-node cluster in this JVM
+ * (three cache managers on the shipped clustered configuration, JGroups over 127.0.0.1, calls on
+ * node 1). Every operation uses a new key, as most real requests do.
+ *
+ * <pre>
+ * mvn -Pbench verify -DskipTests -DskipITs -Djmh.args='InfinispanClaimBench -f 1 -wi 3 -i 5'
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Threads(2)
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx6g", "-Djava.net.preferIPv4Stack=true"})
+public class InfinispanClaimBench {
+
+    /** {@code local}: the default local cache; {@code cluster3}: three nodes in this JVM. */
+    @Param({"local", "cluster3"})
+    public String mode;
+
+    private final List<InfinispanIdempotencyStore> nodes = new ArrayList<>();
+    private InfinispanIdempotencyStore store;
+    private Cache<String, IdempotencyRecord> cache;
+    private final AtomicLong keys = new AtomicLong();
+    private final Duration lease = Duration.ofMinutes(1);
+    private final long lifespan =
+            lease.plus(InfinispanStores.DEFAULT_CLAIM_GRACE).toMillis();
+    private final IdempotencyRecord record = new IdempotencyRecord(
+            "0".repeat(64),
+            RecordStatus.IN_PROGRESS,
+            "owner",
+            "fp",
+            Instant.now().plus(lease),
+            null);
+
+    /** Starts the cache (manager(s)). */
+    @Setup(Level.Trial)
+    public void start() {
+        ClassLoader cl = InfinispanClaimBench.class.getClassLoader();
+        if (mode.equals("local")) {
+            nodes.add(InfinispanStores.start(Settings.none(), new Properties(), cl));
+        } else {
+            String hosts = "127.0.0.1[7830],127.0.0.1[7831],127.0.0.1[7832]";
+            for (int port = 7830; port <= 7832; port++) {
+                Properties p = new Properties();
+                p.setProperty("idempotency.infinispan.bind-port", String.valueOf(port));
+                p.setProperty("idempotency.infinispan.initial-hosts", hosts);
+                p.setProperty(
+                        "idempotency.infinispan.cluster-name",
+                        "idempotency-bench-" + ProcessHandle.current().pid());
+                nodes.add(InfinispanStores.start(
+                        Settings.of(Map.of(InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG)), p, cl));
+            }
+        }
+        store = nodes.get(0);
+        cache = store.cache();
+    }
+
+    /** Keeps the heap bounded: every operation adds an entry. */
+    @TearDown(Level.Iteration)
+    public void clear() {
+        cache.clear();
+    }
+
+    /** Stops the cache manager(s). */
+    @TearDown(Level.Trial)
+    public void stop() {
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            nodes.get(i).close();
+        }
+    }
+
+    private String nextKey() {
+        return Long.toHexString(keys.incrementAndGet() | 0x1000_0000_0000_0000L);
+    }
+
+    /** One claim of a new key through the store. */
+    @Benchmark
+    public boolean claim() {
+        return store.claim(nextKey(), "owner", "fp", lease).claimed();
+    }
+
+    /** The floor: one {@code putIfAbsent} of a new key, with a lifespan, on the same cache. */
+    @Benchmark
+    public Object rawPutIfAbsent() {
+        return cache.putIfAbsent(nextKey(), record, lifespan, TimeUnit.MILLISECONDS);
+    }
+}

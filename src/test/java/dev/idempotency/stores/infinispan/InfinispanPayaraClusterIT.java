@@ -1,0 +1,375 @@
+package dev.idempotency.stores.infinispan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.stores.infinispan.app.ClusterApp;
+import dev.idempotency.stores.infinispan.app.ExecResource;
+import dev.idempotency.stores.infinispan.app.Executions;
+import dev.idempotency.stores.infinispan.app.PlainApp;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.importer.ExplodedImporter;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.jboss.shrinkwrap.resolver.api.maven.Maven;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Three Payara Micro processes on 127.0.0.1 (their own Hazelcast clustering off) that form one
+ * Infinispan cluster through the shipped configuration. Executions are counted in PostgreSQL table
+ * {@code ispn_exec}, outside every node's memory. The first node also runs a second application
+ * that has no Infinispan on its class path and must work with the memory store.
+ *
+ * <p>The tests run in order: the last one kills a node with SIGKILL.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class InfinispanPayaraClusterIT {
+
+    private static final int NODES = 3;
+    private static final int[] HTTP = {8120, 8121, 8122};
+    private static final int[] JGROUPS = {7820, 7821, 7822};
+    private static final int KEYS = 200;
+    private static final String PG = "jdbc:postgresql://127.0.0.1:5432/test";
+    private static final Path WORK = Path.of("target", "ispn-it");
+
+    /** This run's key prefix, so that runs never see each other's rows. */
+    private static final String RUN = "r" + Long.toString(System.currentTimeMillis(), 36);
+
+    private static final List<Process> nodes = new ArrayList<>();
+    private static final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+
+    /** Each key's body as first returned, for the replay checks. */
+    private static final Map<String, String> firstBodies = new HashMap<>();
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        try (Connection c = DriverManager.getConnection(PG, "postgres", "");
+                Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS ispn_exec (id BIGSERIAL PRIMARY KEY, key TEXT NOT NULL,"
+                    + " node TEXT NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())");
+        }
+        Files.createDirectories(WORK);
+        Path clusterWar = WORK.resolve("cluster.war");
+        Path plainWar = WORK.resolve("plain.war");
+        clusterWar().as(ZipExporter.class).exportTo(clusterWar.toFile(), true);
+        plainWar().as(ZipExporter.class).exportTo(plainWar.toFile(), true);
+
+        // The first node alone, so that it is the coordinator the others join (no split at boot).
+        nodes.add(startNode(0, clusterWar, plainWar));
+        awaitBody(0, "/cluster/api/members", b -> b.startsWith("1 "), Duration.ofSeconds(150));
+        nodes.add(startNode(1, clusterWar, null));
+        nodes.add(startNode(2, clusterWar, null));
+        for (int n = 0; n < NODES; n++) {
+            awaitBody(n, "/cluster/api/members", b -> b.equals("3 AVAILABLE"), Duration.ofSeconds(150));
+        }
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        for (Process p : nodes) {
+            p.destroyForcibly();
+        }
+        for (Process p : nodes) {
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aDeploymentWithoutInfinispanRunsOnTheMemoryStore() throws Exception {
+        String store = get(0, "/plain/api/store").body();
+        assertThat(store).isEqualTo("dev.idempotency.stores.memory.MemoryIdempotencyStore");
+        String first = post(0, "/plain/api/run/" + RUN + "-plain");
+        String again = post(0, "/plain/api/run/" + RUN + "-plain");
+        assertThat(again).isEqualTo(first).endsWith(" run 1");
+        assertThat(get(0, "/plain/api/runs").body()).isEqualTo("1");
+    }
+
+    @Test
+    @Order(2)
+    void eachKeySentToAllThreeNodesAtOnceRunsExactlyOnceAndReplaysIdentically() throws Exception {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < KEYS; i++) {
+            keys.add(RUN + "-k" + i);
+        }
+        int batch = 8;
+        for (int from = 0; from < KEYS; from += batch) {
+            List<String> slice = keys.subList(from, Math.min(KEYS, from + batch));
+            Map<String, List<CompletableFuture<HttpResponse<String>>>> inFlight = new HashMap<>();
+            for (String k : slice) {
+                List<CompletableFuture<HttpResponse<String>>> three = new ArrayList<>();
+                for (int n = 0; n < NODES; n++) {
+                    three.add(http.sendAsync(
+                            postRequest(n, "/cluster/api/exec/" + k), HttpResponse.BodyHandlers.ofString()));
+                }
+                inFlight.put(k, three);
+            }
+            for (Map.Entry<String, List<CompletableFuture<HttpResponse<String>>>> e : inFlight.entrySet()) {
+                List<String> bodies = new ArrayList<>();
+                for (CompletableFuture<HttpResponse<String>> f : e.getValue()) {
+                    HttpResponse<String> r = f.get(120, TimeUnit.SECONDS);
+                    assertThat(r.statusCode())
+                            .as("status of %s: %s", e.getKey(), r.body())
+                            .isEqualTo(200);
+                    bodies.add(r.body());
+                }
+                assertThat(bodies)
+                        .as("the three nodes' answers for %s", e.getKey())
+                        .containsOnly(bodies.get(0));
+                firstBodies.put(e.getKey(), bodies.get(0));
+            }
+        }
+        Map<String, Integer> runs = executions(RUN + "-k%");
+        assertThat(runs).hasSize(KEYS);
+        assertThat(runs.values()).containsOnly(1);
+
+        // Replays: every node answers every key with the first body, and nothing runs again.
+        for (String k : keys) {
+            for (int n = 0; n < NODES; n++) {
+                assertThat(post(n, "/cluster/api/exec/" + k)).isEqualTo(firstBodies.get(k));
+            }
+        }
+        assertThat(executions(RUN + "-k%").values()).hasSize(KEYS).containsOnly(1);
+        System.out.println("executions per node: " + executionsPerNode(RUN + "-k%"));
+    }
+
+    @Test
+    @Order(3)
+    void afterTheOwnerIsKilledTheLeaseEndsAndARetryOnAnotherNodeRunsOnce() throws Exception {
+        String key = RUN + "-slow";
+        // Node 2 runs with ispn.it.sleepy: it records its execution, then sleeps holding the claim.
+        CompletableFuture<HttpResponse<String>> doomed =
+                http.sendAsync(postRequest(2, "/cluster/api/slow/" + key), HttpResponse.BodyHandlers.ofString());
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (executions(key).isEmpty()) {
+            assertThat(System.nanoTime())
+                    .as("node 2 never started the slow call")
+                    .isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        // The claim is visible cluster-wide: another node refuses to run the key.
+        assertThat(send(0, postRequest(0, "/cluster/api/slow/" + key)).statusCode())
+                .isEqualTo(409);
+
+        Process victim = nodes.get(2);
+        victim.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful leave
+        assertThat(victim.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        long killedAt = System.nanoTime();
+        assertThat(doomed.handle((r, t) -> r == null).get(30, TimeUnit.SECONDS))
+                .as("the killed node must not have answered")
+                .isTrue();
+
+        awaitBody(0, "/cluster/api/members", b -> b.equals("2 AVAILABLE"), Duration.ofSeconds(60));
+        awaitBody(1, "/cluster/api/members", b -> b.equals("2 AVAILABLE"), Duration.ofSeconds(60));
+
+        // Retry on node 0 until the 3 s lease has ended: 409 before, then one takeover run.
+        HttpResponse<String> retry = null;
+        long retryDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < retryDeadline) {
+            retry = send(0, postRequest(0, "/cluster/api/slow/" + key));
+            if (retry.statusCode() == 200) {
+                break;
+            }
+            Thread.sleep(250);
+        }
+        assertThat(retry).isNotNull();
+        assertThat(retry.statusCode()).as("retry answer: %s", retry.body()).isEqualTo(200);
+        assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofSeconds(60));
+        assertThat(retry.body()).contains(" ran on node-0 ");
+        assertThat(executions(key)).containsEntry(key, 2);
+        assertThat(executionsPerNode(key)).containsEntry("node-2", 1).containsEntry("node-0", 1);
+
+        // The takeover's outcome is what every surviving node replays; nothing runs a third time.
+        assertThat(post(1, "/cluster/api/slow/" + key)).isEqualTo(retry.body());
+        assertThat(executions(key)).containsEntry(key, 2);
+
+        // The completed records survive the lost node: replays on both survivors, no new runs.
+        for (Map.Entry<String, String> e : firstBodies.entrySet()) {
+            assertThat(post(0, "/cluster/api/exec/" + e.getKey())).isEqualTo(e.getValue());
+            assertThat(post(1, "/cluster/api/exec/" + e.getKey())).isEqualTo(e.getValue());
+        }
+        assertThat(executions(RUN + "-k%").values()).hasSize(KEYS).containsOnly(1);
+    }
+
+    // ---------------------------------------------------------------- deployments and nodes
+
+    private static JavaArchive projectJar() {
+        return ShrinkWrap.create(ExplodedImporter.class, "idempotency-ee.jar")
+                .importDirectory(new File("target/classes"))
+                .as(JavaArchive.class);
+    }
+
+    private static WebArchive clusterWar() {
+        File[] libs = Maven.resolver()
+                .loadPomFromFile("pom.xml")
+                .resolve("org.infinispan:infinispan-core", "org.postgresql:postgresql")
+                .withTransitivity()
+                .asFile();
+        // The server provides the Jakarta Transactions API.
+        File[] kept = Arrays.stream(libs)
+                .filter(f -> !f.getName().startsWith("jakarta.transaction-api"))
+                .toArray(File[]::new);
+        return ShrinkWrap.create(WebArchive.class, "cluster.war")
+                .addAsLibrary(projectJar())
+                .addAsLibraries(kept)
+                .addClasses(ClusterApp.class, Executions.class, ExecResource.class)
+                .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
+                .addAsResource(
+                        new StringAsset(String.join(
+                                "\n",
+                                "idempotency.store=infinispan",
+                                "idempotency.infinispan.config=" + InfinispanStores.CLUSTER_CONFIG,
+                                "idempotency.infinispan.cluster-name=ispn-it-" + RUN,
+                                "idempotency.infinispan.initial-hosts=127.0.0.1[" + JGROUPS[0] + "],127.0.0.1["
+                                        + JGROUPS[1] + "],127.0.0.1[" + JGROUPS[2] + "]",
+                                "idempotency.lease=PT3S",
+                                "")),
+                        "META-INF/microprofile-config.properties");
+    }
+
+    private static WebArchive plainWar() {
+        return ShrinkWrap.create(WebArchive.class, "plain.war")
+                .addAsLibrary(projectJar())
+                .addClasses(PlainApp.class, PlainApp.Activator.class, PlainApp.Counter.class, PlainApp.Resource.class)
+                .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
+    }
+
+    private static Process startNode(int n, Path clusterWar, Path plainWar) throws IOException {
+        String jar = System.getProperty("payara.microJar", "target/payara/payara-micro.jar");
+        Path root = WORK.resolve("node-" + n);
+        Files.createDirectories(root);
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-XX:TieredStopAtLevel=1",
+                "-Djava.net.preferIPv4Stack=true",
+                "-Dispn.it.node=node-" + n,
+                "-Dispn.it.sleepy=" + (n == 2),
+                "-Didempotency.infinispan.bind-port=" + JGROUPS[n],
+                "-jar",
+                jar,
+                "--nocluster",
+                "--port",
+                String.valueOf(HTTP[n]),
+                "--rootdir",
+                root.toAbsolutePath().toString(),
+                "--deploy",
+                clusterWar.toAbsolutePath().toString()));
+        if (plainWar != null) {
+            cmd.add("--deploy");
+            cmd.add(plainWar.toAbsolutePath().toString());
+        }
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(WORK.resolve("node-" + n + ".log").toFile())
+                .start();
+    }
+
+    // ---------------------------------------------------------------- HTTP and SQL helpers
+
+    private static HttpRequest postRequest(int node, String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + HTTP[node] + path))
+                .timeout(Duration.ofSeconds(90))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build();
+    }
+
+    private static HttpResponse<String> send(int node, HttpRequest request) throws Exception {
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String post(int node, String path) throws Exception {
+        HttpResponse<String> r = send(node, postRequest(node, path));
+        assertThat(r.statusCode())
+                .as("POST %s on node %d: %s", path, node, r.body())
+                .isEqualTo(200);
+        return r.body();
+    }
+
+    private static HttpResponse<String> get(int node, String path) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + HTTP[node] + path))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Polls a GET until its 200 body satisfies the test, or fails after {@code limit}. */
+    private static void awaitBody(int node, String path, Predicate<String> ok, Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            if (!nodes.get(node).isAlive()) {
+                throw new AssertionError("node " + node + " died; see " + WORK.resolve("node-" + node + ".log"));
+            }
+            try {
+                HttpResponse<String> r = get(node, path);
+                last = r.statusCode() + " " + r.body();
+                if (r.statusCode() == 200 && ok.test(r.body())) {
+                    return;
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("node " + node + " did not get ready within " + limit + " (" + path + " -> " + last
+                + "); see " + WORK.resolve("node-" + node + ".log"));
+    }
+
+    /** Executions per key for keys LIKE the pattern. */
+    private static Map<String, Integer> executions(String like) throws Exception {
+        return countBy("key", like);
+    }
+
+    private static Map<String, Integer> executionsPerNode(String like) throws Exception {
+        return countBy("node", like);
+    }
+
+    private static Map<String, Integer> countBy(String column, String like) throws Exception {
+        Map<String, Integer> counts = new HashMap<>();
+        try (Connection c = DriverManager.getConnection(PG, "postgres", "");
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT " + column + ", count(*) FROM ispn_exec WHERE key LIKE ? GROUP BY " + column)) {
+            ps.setString(1, like);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    counts.put(rs.getString(1), rs.getInt(2));
+                }
+            }
+        }
+        return counts;
+    }
+}

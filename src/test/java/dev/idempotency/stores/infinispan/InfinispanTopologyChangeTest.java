@@ -1,0 +1,126 @@
+package dev.idempotency.stores.infinispan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.core.Hashing;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.Races;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Conditional writes stay atomic while nodes join and leave (REFERENCE pitfall 13, ISPN-3422):
+ * racing claims through two nodes while a third node repeatedly joins and leaves the cluster. For
+ * every key, at most one claimer is told it won, and the stored record is exactly the winner's: a
+ * claim reported won twice, or applied while every claimer was told it lost, fails the test.
+ */
+class InfinispanTopologyChangeTest {
+
+    @Test
+    void claimsRacingThroughAJoinAndLeaveHaveOneWinnerMatchingTheStoredRecord() throws Exception {
+        String hosts = "127.0.0.1[7812],127.0.0.1[7813],127.0.0.1[7814]";
+        String cluster = "idempotency-topology-" + ProcessHandle.current().pid();
+        InfinispanIdempotencyStore a =
+                InfinispanClusterStoreTest.start(InfinispanClusterStoreTest.node(7812, cluster, hosts));
+        InfinispanIdempotencyStore b =
+                InfinispanClusterStoreTest.start(InfinispanClusterStoreTest.node(7813, cluster, hosts));
+        AtomicBoolean racing = new AtomicBoolean(true);
+        AtomicInteger topologyChanges = new AtomicInteger();
+        ExecutorService churn = Executors.newSingleThreadExecutor();
+        int threads = 8;
+        int keys = 400;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            Future<?> churning = churn.submit(() -> {
+                while (racing.get()) {
+                    InfinispanIdempotencyStore c =
+                            InfinispanClusterStoreTest.start(InfinispanClusterStoreTest.node(7814, cluster, hosts));
+                    topologyChanges.incrementAndGet();
+                    c.close();
+                    topologyChanges.incrementAndGet();
+                }
+                return null;
+            });
+            String[] k = new String[keys];
+            for (int i = 0; i < keys; i++) {
+                k[i] = Hashing.sha256Hex(cluster + "-" + i);
+            }
+            AtomicReferenceArray<String> winner = new AtomicReferenceArray<>(keys);
+            AtomicInteger doubleWins = new AtomicInteger();
+            AtomicInteger unavailable = new AtomicInteger();
+            AtomicIntegerArray unavailableOn = new AtomicIntegerArray(keys);
+            Races gate = new Races(threads);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                InfinispanIdempotencyStore node = t % 2 == 0 ? a : b;
+                String owner = "racer-" + t;
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < keys; i++) {
+                        gate.await();
+                        try {
+                            if (node.claim(k[i], owner, "fp", Duration.ofMinutes(10))
+                                            .claimed()
+                                    && !winner.compareAndSet(i, null, owner)) {
+                                doubleWins.incrementAndGet();
+                            }
+                        } catch (IdempotencyStoreUnavailableException e) {
+                            // Allowed during a topology change: the caller does not run and retries.
+                            unavailable.incrementAndGet();
+                            unavailableOn.incrementAndGet(i);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+            racing.set(false);
+            churning.get(2, TimeUnit.MINUTES);
+
+            assertThat(topologyChanges.get())
+                    .as("the third node joined and left during the race")
+                    .isGreaterThanOrEqualTo(2);
+            assertThat(doubleWins.get()).isZero();
+            for (int i = 0; i < keys; i++) {
+                Optional<IdempotencyRecord> stored = a.read(k[i]);
+                String w = winner.get(i);
+                if (w == null) {
+                    // Nobody was told it won. A stored claim is then only acceptable from a caller that
+                    // was told "unavailable": it did not run, and the claim frees itself at lease end.
+                    if (stored.isPresent()) {
+                        assertThat(unavailableOn.get(i))
+                                .as("key %d: a claim was applied although every claimer was told it lost", i)
+                                .isPositive();
+                    }
+                } else {
+                    assertThat(stored).as("key %d", i).isPresent();
+                    assertThat(stored.get().owner())
+                            .as("key %d: stored owner vs reported winner", i)
+                            .isEqualTo(w);
+                }
+            }
+            System.out.println(
+                    "topology changes: " + topologyChanges.get() + ", unavailable answers: " + unavailable.get());
+        } finally {
+            racing.set(false);
+            pool.shutdownNow();
+            churn.shutdownNow();
+            churn.awaitTermination(1, TimeUnit.MINUTES);
+            b.close();
+            a.close();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.idempotency.stores.infinispan.app;
+
+import dev.idempotency.IdempotencyInProgressException;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** HTTP front of {@link Executions}; it does not use the Idempotency-Key filter. */
+@Path("/")
+@RequestScoped
+@Produces(MediaType.TEXT_PLAIN)
+public class ExecResource {
+
+    @Inject
+    Executions executions;
+
+    @Inject
+    @Named("infinispan")
+    IdempotencyStore store;
+
+    /** Runs (or replays) {@link Executions#exec}. */
+    @POST
+    @Path("exec/{key}")
+    public Response exec(@PathParam("key") String key) throws Exception {
+        try {
+            return Response.ok(executions.exec(key)).build();
+        } catch (IdempotencyInProgressException e) {
+            return Response.status(409).entity("in progress").build();
+        }
+    }
+
+    /** Runs (or replays) {@link Executions#slow}; 409 while another call holds the key. */
+    @POST
+    @Path("slow/{key}")
+    public Response slow(@PathParam("key") String key) throws Exception {
+        try {
+            return Response.ok(executions.slow(key)).build();
+        } catch (IdempotencyInProgressException e) {
+            return Response.status(409).entity("in progress").build();
+        }
+    }
+
+    /** How many members this node's Infinispan cluster has, and the cache's availability. */
+    @GET
+    @Path("members")
+    public String members() {
+        InfinispanIdempotencyStore ispn = (InfinispanIdempotencyStore) store;
+        return ispn.cache().getCacheManager().getMembers().size() + " "
+                + ispn.cache().getAdvancedCache().getAvailability();
+    }
+}

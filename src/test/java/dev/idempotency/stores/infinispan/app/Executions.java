@@ -1,0 +1,59 @@
+package dev.idempotency.stores.infinispan.app;
+
+import dev.idempotency.IdempotencyKey;
+import dev.idempotency.Idempotent;
+import dev.idempotency.InProgressPolicy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * The guarded methods of the cluster test. Every execution inserts a row into PostgreSQL table
+ * {@code ispn_exec}, outside any node's memory, so the test can count executions after a node died.
+ */
+@ApplicationScoped
+public class Executions {
+
+    /** The node's name, from system property {@code ispn.it.node}. */
+    static final String NODE = System.getProperty("ispn.it.node", "?");
+
+    /**
+     * Runs once per key across the cluster; concurrent callers wait for the outcome and replay it.
+     * The lease is long so that no waiter gives up on a busy 2-core machine.
+     */
+    @Idempotent(name = "ispn-it.exec", onInProgress = InProgressPolicy.WAIT, lease = "PT30S")
+    public String exec(@IdempotencyKey String key) throws SQLException {
+        record(key);
+        return key + " ran on " + NODE + " as " + UUID.randomUUID();
+    }
+
+    /**
+     * Runs once per key; a concurrent caller is rejected. On the node started with {@code
+     * -Dispn.it.sleepy=true} it sleeps for a minute after recording its execution, so that the test
+     * can kill that node while it holds the claim. The lease is the application's default,
+     * {@code idempotency.lease=PT3S}.
+     */
+    @Idempotent(name = "ispn-it.slow")
+    public String slow(@IdempotencyKey String key) throws SQLException, InterruptedException {
+        record(key);
+        if (Boolean.getBoolean("ispn.it.sleepy")) {
+            Thread.sleep(60_000);
+        }
+        return key + " ran on " + NODE + " as " + UUID.randomUUID();
+    }
+
+    private static void record(String key) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", "postgres");
+        // The driver in WEB-INF/lib is not visible to DriverManager's system class loader lookup.
+        try (Connection c = new org.postgresql.Driver().connect("jdbc:postgresql://127.0.0.1:5432/test", p);
+                PreparedStatement ps = c.prepareStatement("INSERT INTO ispn_exec (key, node) VALUES (?, ?)")) {
+            ps.setString(1, key);
+            ps.setString(2, NODE);
+            ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.idempotency.stores.jpa;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The store contract on PostgreSQL through the portable path ({@code idempotency.jpa.dialect=generic}):
+ * a plain persisted INSERT whose duplicate-key error aborts its transaction, as PostgreSQL does, and a
+ * locking read in a fresh transaction. Shows that path is correct on the strictest database.
+ */
+class JpaStorePostgresPortableTest extends AbstractJpaStoreTest {
+
+    private static HikariDataSource ds;
+    private static JpaIdempotencyStore store;
+
+    @BeforeAll
+    static void start() {
+        ds = TestDatabases.postgres("idem_jpa_test_portable");
+        TestDatabases.store(ds, CLOCK, Map.of()).close(); // creates the table with the PostgreSQL DDL
+        store = TestDatabases.store(ds, CLOCK, Map.of(JpaStoreSettings.DIALECT, "generic"));
+    }
+
+    @AfterAll
+    static void stop() {
+        store.close();
+        ds.close();
+    }
+
+    @Override
+    JpaIdempotencyStore jpaStore() {
+        return store;
+    }
+}

@@ -1,0 +1,160 @@
+package dev.idempotency.stores.jpa;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotency.core.Settings;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * The databases the JPA store is tested on: H2 in memory, and the PostgreSQL and MariaDB servers on
+ * 127.0.0.1, each in a schema (database) of its own so that other test suites' tables never collide.
+ */
+final class TestDatabases {
+
+    /** PostgreSQL schema and MariaDB database used by the store's tests. */
+    static final String TEST_SCHEMA = "idem_jpa_test";
+
+    // Held so that the level sticks: JUL keeps loggers weakly.
+    private static final Logger HIBERNATE_SQL_ERRORS =
+            Logger.getLogger("org.hibernate.engine.jdbc.spi.SqlExceptionHelper");
+
+    static {
+        // Every duplicate claim on the portable path is a failed INSERT by design; Hibernate would log
+        // each one as an error.
+        HIBERNATE_SQL_ERRORS.setLevel(Level.OFF);
+    }
+
+    private TestDatabases() {}
+
+    static HikariDataSource h2(String name) {
+        return h2(name, 10_000);
+    }
+
+    static HikariDataSource h2(String name, int lockTimeoutMillis) {
+        return pool("jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=" + lockTimeoutMillis, "sa", "");
+    }
+
+    static HikariDataSource postgres(String schema) {
+        run("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "", "CREATE SCHEMA IF NOT EXISTS " + schema);
+        return pool("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema, "postgres", "");
+    }
+
+    static HikariDataSource mariadb(String database) {
+        return mariadb(database, "");
+    }
+
+    static HikariDataSource mariadb(String database, String urlParameters) {
+        run("jdbc:mariadb://127.0.0.1:3306/test", "root", "", "CREATE DATABASE IF NOT EXISTS " + database);
+        return pool("jdbc:mariadb://127.0.0.1:3306/" + database + urlParameters, "root", "");
+    }
+
+    /** A store on {@code ds} with Hibernate, resource-local, in an emptied table. */
+    static JpaIdempotencyStore store(DataSource ds, Clock clock, Map<String, String> config) {
+        JpaIdempotencyStore store =
+                JpaIdempotencyStore.resourceLocal(ds, new JpaStoreSettings(Settings.of(config)), clock, Map.of());
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM " + IdempotencyRecordEntity.TABLE);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return store;
+    }
+
+    private static HikariDataSource pool(String url, String user, String password) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(24);
+        config.setMinimumIdle(2);
+        return new HikariDataSource(config);
+    }
+
+    private static void run(String url, String user, String password, String sql) {
+        try (Connection c = DriverManager.getConnection(url, user, password);
+                Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "The JPA store tests need the database at " + url
+                            + " (see docs/jpa-store.md, 'Running the tests'): " + e,
+                    e);
+        }
+    }
+
+    /** A data source that records every SQL statement its connections prepare or execute. */
+    static final class Recording {
+        final List<String> statements = new ArrayList<>();
+        final DataSource dataSource;
+
+        Recording(DataSource target) {
+            this.dataSource = (DataSource) Proxy.newProxyInstance(
+                    TestDatabases.class.getClassLoader(), new Class<?>[] {DataSource.class}, (p, m, args) -> {
+                        Object result = invoke(target, m, args);
+                        if (result instanceof Connection c) {
+                            return connection(c);
+                        }
+                        return result;
+                    });
+        }
+
+        synchronized List<String> take() {
+            List<String> copy = List.copyOf(statements);
+            statements.clear();
+            return copy;
+        }
+
+        private synchronized void record(String sql) {
+            statements.add(sql);
+        }
+
+        private Connection connection(Connection target) {
+            InvocationHandler h = (p, m, args) -> {
+                String name = m.getName();
+                if ((name.startsWith("prepare")) && args != null && args[0] instanceof String sql) {
+                    record(sql);
+                }
+                Object result = invoke(target, m, args);
+                if (result instanceof Statement st && name.equals("createStatement")) {
+                    return statement(st);
+                }
+                return result;
+            };
+            return (Connection)
+                    Proxy.newProxyInstance(TestDatabases.class.getClassLoader(), new Class<?>[] {Connection.class}, h);
+        }
+
+        private Statement statement(Statement target) {
+            InvocationHandler h = (p, m, args) -> {
+                if (m.getName().startsWith("execute") && args != null && args[0] instanceof String sql) {
+                    record(sql);
+                }
+                return invoke(target, m, args);
+            };
+            return (Statement)
+                    Proxy.newProxyInstance(TestDatabases.class.getClassLoader(), new Class<?>[] {Statement.class}, h);
+        }
+
+        private static Object invoke(Object target, java.lang.reflect.Method m, Object[] args) throws Throwable {
+            try {
+                return m.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
+    }
+}
