@@ -9,7 +9,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +25,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Runs the demo as a user does: {@code java -jar payara-micro.jar --nocluster --port P --deploy
  * shop.war}, with the WAR Maven just built. One server for the whole test run: it is started by the
  * first test class that needs it and stopped when JUnit closes its root context (and by a shutdown
- * hook if the JVM dies first). Its log is {@code target/shop-payara.log}.
+ * hook if the JVM dies first). Its log is {@code target/shop-payara-<variant>.log}.
+ *
+ * <p>Variants (system property {@code shop.variant}): {@code h2-memory}, the demo as shipped; {@code
+ * postgres-jpa}, as {@code run.sh --postgres --store jpa} runs it: the server's default data source
+ * on PostgreSQL (database {@code test}, schema {@value #SCHEMA}, recreated empty) and {@code
+ * -Didempotency.store=jpa}.
  */
 public final class ShopServer implements BeforeAllCallback, ExtensionContext.Store.CloseableResource {
 
@@ -31,6 +40,12 @@ public final class ShopServer implements BeforeAllCallback, ExtensionContext.Sto
     static final int LAST_PORT = 8219;
 
     private static final Duration STARTUP = Duration.ofSeconds(240);
+
+    /** The PostgreSQL variant's own schema, so that it never meets the library tests' tables. */
+    static final String SCHEMA = "shop_demo_it";
+
+    /** Where the PostgreSQL variant's schema lives (trust authentication, as on the CI machine). */
+    static final String PG_URL = "jdbc:postgresql://127.0.0.1:5432/test";
 
     private static volatile ShopServer running;
 
@@ -56,11 +71,24 @@ public final class ShopServer implements BeforeAllCallback, ExtensionContext.Sto
      * @return e.g. {@code http://127.0.0.1:8200/shop/}
      */
     public static URI base() {
+        return running().base;
+    }
+
+    /**
+     * The variant the server runs.
+     *
+     * @return {@code h2-memory} or {@code postgres-jpa}
+     */
+    public static String variant() {
+        return System.getProperty("shop.variant", "h2-memory");
+    }
+
+    private static ShopServer running() {
         if (running == null) {
             throw new IllegalStateException(
                     "ShopServer not started: annotate the test class with" + " @ExtendWith(ShopServer.class)");
         }
-        return running.base;
+        return running;
     }
 
     private void start() throws Exception {
@@ -68,24 +96,41 @@ public final class ShopServer implements BeforeAllCallback, ExtensionContext.Sto
         Path jar = Path.of(required("payara.microJar"));
         Path target = Path.of(System.getProperty("shop.logDir", "target"));
         int port = freePort();
-        Path root = target.resolve("payara-root");
+        Path root = target.resolve("payara-root-" + variant());
         deleteTree(root);
-        log = target.resolve("shop-payara.log");
+        log = target.resolve("shop-payara-" + variant() + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(
-                java,
-                "-Xmx768m",
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-jar",
-                jar.toString(),
+        List<String> command =
+                new ArrayList<>(List.of(java, "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        List<String> payara = new ArrayList<>(List.of(
                 "--nocluster",
                 "--rootdir",
                 root.toString(),
                 "--port",
                 String.valueOf(port),
                 "--deploy",
-                war.toString());
+                war.toString()));
+        switch (variant()) {
+            case "h2-memory" -> {}
+            case "postgres-jpa" -> {
+                recreateSchema();
+                Path boot = target.resolve("postgres-jpa-postboot.asadmin");
+                // The same two commands run.sh --postgres writes.
+                Files.writeString(
+                        boot,
+                        "create-jdbc-connection-pool --datasourceclassname=org.postgresql.ds.PGSimpleDataSource"
+                                + " --restype=javax.sql.DataSource --property user=postgres:password=postgres"
+                                + ":serverName=127.0.0.1:portNumber=5432:databaseName=test:currentSchema=" + SCHEMA
+                                + " shop-postgres\n"
+                                + "set resources.jdbc-resource.jdbc/__default.pool-name=shop-postgres\n");
+                command.add("-Didempotency.store=jpa");
+                payara.addAll(
+                        List.of("--addlibs", required("shop.postgresJar"), "--postbootcommandfile", boot.toString()));
+            }
+            default -> throw new IllegalStateException("unknown shop.variant " + variant());
+        }
+        command.addAll(List.of("-jar", jar.toString()));
+        command.addAll(payara);
         process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
@@ -122,6 +167,15 @@ public final class ShopServer implements BeforeAllCallback, ExtensionContext.Sto
         }
         stop();
         throw new IllegalStateException("the demo did not answer within " + STARTUP + "; see " + log);
+    }
+
+    /** Drops and recreates the variant's schema: every run starts from empty tables. */
+    private static void recreateSchema() throws Exception {
+        try (Connection c = DriverManager.getConnection(PG_URL, "postgres", "");
+                Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+            s.execute("CREATE SCHEMA " + SCHEMA);
+        }
     }
 
     private static int freePort() throws IOException {
