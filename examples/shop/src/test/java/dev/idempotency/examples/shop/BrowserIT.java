@@ -190,6 +190,32 @@ class BrowserIT {
         screenshot("shop-after-payment.png");
     }
 
+    @Test
+    void aRepaymentDeliveredTenTimesFromThePageSettlesOnce() throws Exception {
+        browser.get(ShopServer.base().toString());
+        browser.findElement(By.id("open-loan")).click();
+        WebElement result = browser.findElement(By.id("delivery-result"));
+        waitUpTo(30).until(d -> result.getText().contains("opened"));
+        String loan = browser.findElement(By.id("loan-id")).getAttribute("value");
+
+        browser.findElement(By.id("deliver")).click();
+        waitUpTo(60).until(d -> result.getText().contains("deliveries at once"));
+
+        assertTrue(
+                result.getText().contains("10 deliveries at once -> 1 settlement(s) booked, 1 distinct answer(s)"),
+                result.getText());
+        assertEquals(
+                1,
+                ShopClient.array(shop.get("loans/" + loan + "/repayments").body())
+                        .size());
+        assertEquals(
+                0,
+                new java.math.BigDecimal("700")
+                        .compareTo(ShopClient.object(shop.get("loans/" + loan).body())
+                                .getJsonNumber("principalDue")
+                                .bigDecimalValue()));
+    }
+
     private static void screenshot(String name) throws Exception {
         File shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE);
         Path dir = Path.of(System.getProperty("shop.logDir", "target"), "screenshots");
