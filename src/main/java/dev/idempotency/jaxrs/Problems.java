@@ -94,6 +94,85 @@ final class Problems {
                 null);
     }
 
+    /**
+     * A refused one-time token: 400 missing or unknown, 403 foreign, 409 used, 410 expired.
+     *
+     * @param check why the token was refused (never {@code CONSUMED})
+     * @param header the token header's name
+     */
+    static Response tokenRefused(dev.idempotency.tokens.TokenCheck check, String header) {
+        return switch (check) {
+            case MISSING -> problem(
+                    400,
+                    "token-missing",
+                    "One-time token required",
+                    "This operation requires a one-time token in the " + header
+                            + " header; get one from the token endpoint first and send it once.",
+                    null);
+            case UNKNOWN -> problem(
+                    400,
+                    "token-unknown",
+                    "Unknown one-time token",
+                    "The " + header + " value is not a token this server issued (or its record is gone); get a new"
+                            + " token and send it unchanged.",
+                    null);
+            case FOREIGN -> problem(
+                    403,
+                    "token-foreign",
+                    "One-time token issued to someone else",
+                    "The " + header + " value was issued to another user or session; get a token of your own.",
+                    null);
+            case USED -> problem(
+                    409,
+                    "token-used",
+                    "One-time token already used",
+                    "The " + header + " value was already used, so this request was not processed again; get a new"
+                            + " token for a new request.",
+                    null);
+            case EXPIRED -> problem(
+                    410,
+                    "token-expired",
+                    "One-time token expired",
+                    "The " + header + " value expired before it was used; get a new token and send it sooner"
+                            + " (lifetime: idempotency.tokens.ttl).",
+                    null);
+            case CONSUMED -> throw new IllegalArgumentException("a consumed token is not refused");
+        };
+    }
+
+    /** The request names no token owner (the {@code idempotency.tokens.owner} header is missing). */
+    static Response tokenOwnerMissing(String header) {
+        return problem(
+                400,
+                "token-owner-missing",
+                "One-time token owner missing",
+                "One-time tokens belong to the value of the " + header
+                        + " header (idempotency.tokens.owner), but the request has none; send it.",
+                null);
+    }
+
+    /** The store could not be reached while issuing or consuming a token. */
+    static Response tokenStoreUnavailable() {
+        return problem(
+                503,
+                "store-unavailable",
+                "Idempotency store unavailable",
+                "The idempotency store could not be reached, so the one-time token was neither issued nor"
+                        + " consumed; retry after the Retry-After delay. Operators: check the store (idempotency.store).",
+                Duration.ofSeconds(IdempotencyFilter.STORE_RETRY_AFTER_SECONDS));
+    }
+
+    /** The token endpoint is disabled. */
+    static Response tokenEndpointDisabled() {
+        return problem(
+                404,
+                "token-endpoint-disabled",
+                "Token endpoint disabled",
+                "This application does not hand out one-time tokens over HTTP; operators can enable it with"
+                        + " idempotency.tokens.endpoint.enabled=true.",
+                null);
+    }
+
     private static Response problem(int status, String slug, String title, String detail, Duration retryAfter) {
         JsonObjectBuilder body = Json.createObjectBuilder()
                 .add("type", TYPE_PREFIX + slug)

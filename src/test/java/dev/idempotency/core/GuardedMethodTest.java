@@ -7,15 +7,12 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKey;
 import dev.idempotency.Idempotent;
-import dev.idempotency.spi.ClaimResult;
-import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.DelegatingStore;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -104,33 +101,7 @@ class GuardedMethodTest {
 
     @Test
     void aStoreThatJoinsTheCallersTransactionCompletesInsideIt() throws Exception {
-        MemoryIdempotencyStore memory = new MemoryIdempotencyStore();
-        IdempotencyStore joining = new IdempotencyStore() {
-            @Override
-            public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-                return memory.claim(key, owner, fingerprint, lease);
-            }
-
-            @Override
-            public Optional<IdempotencyRecord> read(String key) {
-                return memory.read(key);
-            }
-
-            @Override
-            public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
-                return memory.complete(key, owner, outcome, ttl);
-            }
-
-            @Override
-            public boolean release(String key, String owner) {
-                return memory.release(key, owner);
-            }
-
-            @Override
-            public int purgeExpired(int max) {
-                return memory.purgeExpired(max);
-            }
-
+        IdempotencyStore joining = new DelegatingStore(new MemoryIdempotencyStore()) {
             @Override
             public boolean joinsCallerTransaction(String operation) {
                 return operation.equals("svc.book");

@@ -1,7 +1,13 @@
 package dev.idempotency.spi;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -35,5 +41,34 @@ public final class Races {
         while (System.nanoTime() < start) {
             Thread.onSpinWait();
         }
+    }
+
+    /**
+     * Runs {@code call} on {@code callers} threads of {@code executor}, released together. Returns
+     * each caller's result, or the runtime exception it threw (as a value, so tests can inspect it).
+     */
+    public static List<Object> race(ExecutorService executor, int callers, Callable<Object> call)
+            throws InterruptedException {
+        Races gate = new Races(callers);
+        List<Future<Object>> futures = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            futures.add(executor.submit(() -> {
+                gate.await();
+                try {
+                    return call.call();
+                } catch (RuntimeException e) {
+                    return e;
+                }
+            }));
+        }
+        List<Object> outcomes = new ArrayList<>();
+        for (Future<Object> f : futures) {
+            try {
+                outcomes.add(f.get(2, TimeUnit.MINUTES));
+            } catch (ExecutionException | TimeoutException e) {
+                throw new AssertionError("a caller failed unexpectedly", e);
+            }
+        }
+        return outcomes;
     }
 }

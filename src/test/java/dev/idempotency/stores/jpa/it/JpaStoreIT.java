@@ -15,12 +15,8 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
 import java.io.File;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -132,26 +128,6 @@ class JpaStoreIT {
     }
 
     private List<Object> race(Callable<Object> call) throws InterruptedException {
-        Races gate = new Races(CALLERS);
-        List<Future<Object>> futures = new ArrayList<>();
-        for (int i = 0; i < CALLERS; i++) {
-            futures.add(executor.submit(() -> {
-                gate.await();
-                try {
-                    return call.call();
-                } catch (RuntimeException e) {
-                    return e;
-                }
-            }));
-        }
-        List<Object> outcomes = new ArrayList<>();
-        for (Future<Object> f : futures) {
-            try {
-                outcomes.add(f.get(2, TimeUnit.MINUTES));
-            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-                throw new AssertionError("a caller failed unexpectedly", e);
-            }
-        }
-        return outcomes;
+        return Races.race(executor, CALLERS, call);
     }
 }

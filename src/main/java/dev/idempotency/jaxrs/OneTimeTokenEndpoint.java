@@ -1,0 +1,70 @@
+package dev.idempotency.jaxrs;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.cdi.Toolkit;
+import dev.idempotency.tokens.IssuedToken;
+import jakarta.json.Json;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+
+/**
+ * {@code POST <application path>/idempotency/tokens}: issues a one-time token to the caller (its
+ * owner by {@code idempotency.tokens.owner}), valid for {@code idempotency.tokens.ttl}. Answers
+ * {@code 201} with {@code {"token": ..., "expiresAt": ..., "header": ...}} and {@code Cache-Control:
+ * no-store}. Answers 404 unless {@code idempotency.tokens.endpoint.enabled=true}: a server that
+ * discovers this class by scanning must not hand out tokens nobody asked for.
+ */
+@Path(OneTimeTokenEndpoint.PATH)
+public class OneTimeTokenEndpoint {
+
+    /** The endpoint's path below the application path. */
+    public static final String PATH = "idempotency/tokens";
+
+    /** Created by the JAX-RS runtime. */
+    public OneTimeTokenEndpoint() {}
+
+    /**
+     * Issues a token.
+     *
+     * @param security the caller, for the principal owner rule
+     * @param headers the request headers, for the header owner rule
+     */
+    @POST
+    public Response issue(@Context SecurityContext security, @Context HttpHeaders headers) {
+        Toolkit toolkit = OneTimeTokenFeature.toolkit(null);
+        if (!toolkit.tokenSettings().endpointEnabled()) {
+            return Problems.tokenEndpointDisabled();
+        }
+        OneTimeTokenOwner owner = OneTimeTokenOwner.of(toolkit.tokenSettings().owner());
+        String who = owner.of(security, headers::getHeaderString);
+        if (who == null) {
+            return Problems.tokenOwnerMissing(owner.header());
+        }
+        IssuedToken t;
+        try {
+            t = toolkit.tokens().issue(who, toolkit.tokenSettings().ttl());
+        } catch (IdempotencyStoreUnavailableException e) {
+            return Problems.tokenStoreUnavailable();
+        }
+        CacheControl noStore = new CacheControl();
+        noStore.setNoStore(true);
+        noStore.setNoTransform(false);
+        String body = Json.createObjectBuilder()
+                .add("token", t.token())
+                .add("expiresAt", t.expiresAt().toString())
+                .add("header", toolkit.tokenSettings().header())
+                .build()
+                .toString();
+        return Response.status(201)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .cacheControl(noStore)
+                .entity(body)
+                .build();
+    }
+}

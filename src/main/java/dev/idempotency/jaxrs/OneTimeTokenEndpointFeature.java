@@ -1,0 +1,34 @@
+package dev.idempotency.jaxrs;
+
+import jakarta.ws.rs.core.Feature;
+import jakarta.ws.rs.core.FeatureContext;
+
+/**
+ * Registers {@link OneTimeTokenEndpoint} in applications that list their classes themselves (and so
+ * do not get it by scanning), when {@code idempotency.tokens.endpoint.enabled=true}. Listed in {@code
+ * META-INF/services/jakarta.ws.rs.core.Feature}.
+ */
+public final class OneTimeTokenEndpointFeature implements Feature {
+
+    /** Creates the feature; the JAX-RS runtime does this through {@link java.util.ServiceLoader}. */
+    public OneTimeTokenEndpointFeature() {}
+
+    @Override
+    public boolean configure(FeatureContext context) {
+        if (context.getConfiguration().isRegistered(OneTimeTokenEndpoint.class)) {
+            return true;
+        }
+        boolean enabled;
+        try {
+            enabled = OneTimeTokenFeature.toolkit(null).tokenSettings().endpointEnabled();
+        } catch (RuntimeException e) {
+            // No CDI (or no toolkit) in this JAX-RS application: it cannot use tokens, and must still start.
+            return false;
+        }
+        if (!enabled) {
+            return false;
+        }
+        context.register(OneTimeTokenEndpoint.class);
+        return true;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.idempotency.jaxrs;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.cdi.Toolkit;
+import dev.idempotency.tokens.RequiresOneTimeToken;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.DynamicFeature;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.FeatureContext;
+import java.lang.reflect.Method;
+
+/**
+ * Binds the one-time token filter to every resource method marked {@link RequiresOneTimeToken} (on
+ * the method or its class). Listed in {@code META-INF/services/jakarta.ws.rs.container.DynamicFeature}
+ * like the Idempotency-Key filter, so the application registers nothing.
+ *
+ * <p>The filter runs at {@code Priorities.USER + 10}: after authentication (the owner is the
+ * principal by default) and after the Idempotency-Key filter, so that a retry with the same
+ * Idempotency-Key replays the first response instead of being refused for its used token.
+ */
+public final class OneTimeTokenFeature implements DynamicFeature {
+
+    /** Creates the feature; the JAX-RS runtime does this through {@link java.util.ServiceLoader}. */
+    public OneTimeTokenFeature() {}
+
+    @Override
+    public void configure(ResourceInfo resourceInfo, FeatureContext context) {
+        Method method = resourceInfo.getResourceMethod();
+        Class<?> cls = resourceInfo.getResourceClass();
+        if (method == null || cls == null) {
+            return;
+        }
+        if (!method.isAnnotationPresent(RequiresOneTimeToken.class) && !requiredByClass(cls)) {
+            return;
+        }
+        Toolkit toolkit = toolkit(method);
+        context.register(
+                new OneTimeTokenFilter(
+                        toolkit.tokens(),
+                        toolkit.tokenSettings().header(),
+                        OneTimeTokenOwner.of(toolkit.tokenSettings().owner())),
+                Priorities.USER + 10);
+    }
+
+    private static boolean requiredByClass(Class<?> cls) {
+        for (Class<?> c = cls; c != null && c != Object.class; c = c.getSuperclass()) {
+            if (c.isAnnotationPresent(RequiresOneTimeToken.class)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static Toolkit toolkit(Method method) {
+        try {
+            return CDI.current().select(Toolkit.class).get();
+        } catch (RuntimeException e) {
+            throw new IdempotencyConfigurationException(
+                    "One-time tokens"
+                            + (method == null
+                                    ? ""
+                                    : " on " + method.getDeclaringClass().getName() + "#" + method.getName())
+                            + " need CDI, but no CDI container is available to this JAX-RS application (" + e
+                            + "); deploy it in a Jakarta EE or MicroProfile server with CDI enabled.",
+                    e);
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package dev.idempotency.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idempotency.IdempotencyInProgressException;
+import dev.idempotency.core.Settlement;
+import dev.idempotency.spi.Races;
+import dev.idempotency.toolkit.StoreNodes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Message deduplication on every real store, each used as two nodes (two consumers' JVMs). */
+class MessageDeduplicatorTest {
+
+    private static final MessageSettings SETTINGS = new MessageSettings(3, Duration.ofHours(1), Duration.ofMinutes(1));
+
+    private final ConcurrentLinkedQueue<FailedMessage> reports = new ConcurrentLinkedQueue<>();
+
+    private MessageDeduplicator on(StoreNodes store, int node) {
+        return new MessageDeduplicator(store.node(node), SETTINGS, reports::add);
+    }
+
+    private static String id() {
+        return UUID.randomUUID().toString();
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.idempotency.toolkit.StoreNodes#all")
+    void aProcessedMessageIsAcknowledgedWithoutRunningOnEveryRedelivery(StoreNodes store) throws Exception {
+        String id = id();
+        AtomicInteger runs = new AtomicInteger();
+        assertThat(on(store, 0).handle("billing", id, runs::incrementAndGet)).isEqualTo(Delivery.PROCESSED);
+        for (int i = 0; i < 20; i++) {
+            assertThat(on(store, i).handle("billing", id, runs::incrementAndGet))
+                    .isEqualTo(Delivery.DUPLICATE);
+        }
+        assertThat(runs).hasValue(1);
+        // Another consumer of the same message is deduplicated separately.
+        assertThat(on(store, 1).handle("audit", id, runs::incrementAndGet)).isEqualTo(Delivery.PROCESSED);
+        assertThat(runs).hasValue(2);
+        MessageStatus s = on(store, 1).status("billing", id);
+        assertThat(s.state()).isEqualTo(MessageState.SUCCEEDED);
+        assertThat(s.attempts()).isEqualTo(1);
+        assertThat(s.lastError()).isNull();
+        assertThat(on(store, 0).status("billing", id()).state()).isEqualTo(MessageState.UNSEEN);
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.idempotency.toolkit.StoreNodes#all")
+    void aMessageThatKeepsFailingRunsMaxAttemptsTimesThenIsSkippedAndReported(StoreNodes store) throws Exception {
+        String id = id();
+        AtomicInteger runs = new AtomicInteger();
+        MessageDeduplicator.Handler failing = () -> {
+            throw new IllegalStateException("ledger closed, run " + runs.incrementAndGet());
+        };
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            assertThatThrownBy(() -> on(store, runs.get()).handle("billing", id, failing))
+                    .isInstanceOf(IllegalStateException.class);
+            MessageStatus s = on(store, 0).status("billing", id);
+            assertThat(s.attempts()).isEqualTo(attempt);
+            assertThat(s.state()).isEqualTo(attempt < 3 ? MessageState.AWAITING_RETRY : MessageState.FAILED);
+            assertThat(s.lastError()).isEqualTo("java.lang.IllegalStateException: ledger closed, run " + attempt);
+        }
+        assertThat(reports).singleElement().satisfies(r -> {
+            assertThat(r.redelivery()).isFalse();
+            assertThat(r.attempts()).isEqualTo(3);
+            assertThat(r.messageId()).isEqualTo(id);
+        });
+        for (int i = 0; i < 10; i++) {
+            assertThat(on(store, i).handle("billing", id, failing)).isEqualTo(Delivery.SKIPPED_FAILED);
+        }
+        assertThat(runs).hasValue(3);
+        assertThat(reports).hasSize(11).allSatisfy(r -> assertThat(r.lastError())
+                .endsWith("run 3"));
+        assertThat(reports.stream().filter(FailedMessage::redelivery)).hasSize(10);
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.idempotency.toolkit.StoreNodes#all")
+    void aMessageThatSucceedsOnItsLastAttemptIsProcessedAndNotReported(StoreNodes store) throws Exception {
+        String id = id();
+        AtomicInteger runs = new AtomicInteger();
+        MessageDeduplicator.Handler flaky = () -> {
+            if (runs.incrementAndGet() < 3) {
+                throw new java.io.IOException("broker hiccup");
+            }
+        };
+        assertThatThrownBy(() -> on(store, 0).handle("billing", id, flaky)).isInstanceOf(java.io.IOException.class);
+        assertThatThrownBy(() -> on(store, 1).handle("billing", id, flaky)).isInstanceOf(java.io.IOException.class);
+        assertThat(on(store, 0).handle("billing", id, flaky)).isEqualTo(Delivery.PROCESSED);
+        assertThat(on(store, 1).handle("billing", id, flaky)).isEqualTo(Delivery.DUPLICATE);
+        assertThat(runs).hasValue(3);
+        MessageStatus s = on(store, 1).status("billing", id);
+        assertThat(s.state()).isEqualTo(MessageState.SUCCEEDED);
+        assertThat(s.attempts()).isEqualTo(3);
+        assertThat(s.lastError()).isEqualTo("java.io.IOException: broker hiccup");
+        assertThat(reports).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.idempotency.toolkit.StoreNodes#all")
+    void aDeliveryDuringAnotherIsRefusedAsInProgressAndARolledBackSuccessCountsAsAFailure(StoreNodes store)
+            throws Exception {
+        String id = id();
+        AtomicInteger runs = new AtomicInteger();
+        Settlement rollback = (onCommit, onRollback) -> onRollback.run();
+        assertThatThrownBy(() -> on(store, 0).handle("billing", id, 2, Settlement.IMMEDIATE, () -> {
+                    runs.incrementAndGet();
+                    assertThatThrownBy(() -> on(store, 1).handle("billing", id, runs::incrementAndGet))
+                            .isInstanceOf(IdempotencyInProgressException.class);
+                    assertThat(on(store, 1).status("billing", id).state()).isEqualTo(MessageState.PROCESSING);
+                    throw new IllegalArgumentException("first attempt fails");
+                }))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(runs).hasValue(1);
+        // The second (last) attempt returns, but its transaction rolls back: a failure, the limit is reached.
+        assertThat(on(store, 1).handle("billing", id, 2, rollback, runs::incrementAndGet))
+                .isEqualTo(Delivery.PROCESSED);
+        MessageStatus s = on(store, 0).status("billing", id);
+        assertThat(s.state()).isEqualTo(MessageState.FAILED);
+        assertThat(s.attempts()).isEqualTo(2);
+        assertThat(s.lastError()).isEqualTo("the transaction rolled back");
+        assertThat(on(store, 0).handle("billing", id, 2, Settlement.IMMEDIATE, runs::incrementAndGet))
+                .isEqualTo(Delivery.SKIPPED_FAILED);
+        assertThat(runs).hasValue(2);
+    }
+
+    /**
+     * Each message is delivered by 8 threads on both nodes at once, and every thread keeps redelivering
+     * it (as a broker does) until its delivery is acknowledged. The handler fails its first run of
+     * every third message. Each message is processed successfully exactly once, and no message runs
+     * more often than its failures plus one.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.idempotency.toolkit.StoreNodes#all")
+    void concurrentRedeliveriesProcessEachMessageOnce(StoreNodes store) throws Exception {
+        int threads = 8;
+        int messages = store == StoreNodes.MEMORY ? 400 : 60;
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+            ids.add(id());
+        }
+        AtomicIntegerArray runs = new AtomicIntegerArray(messages);
+        AtomicIntegerArray successes = new AtomicIntegerArray(messages);
+        Races races = new Races(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int me = t;
+                done.add(pool.submit(() -> {
+                    MessageDeduplicator node = on(store, me);
+                    for (int i = 0; i < messages; i++) {
+                        int m = i;
+                        MessageDeduplicator.Handler handler = () -> {
+                            int run = runs.incrementAndGet(m);
+                            if (m % 3 == 0 && run == 1) {
+                                throw new IllegalStateException("first run of message " + m + " fails");
+                            }
+                            successes.incrementAndGet(m);
+                        };
+                        races.await();
+                        for (int delivery = 0; delivery < 10_000; delivery++) {
+                            try {
+                                Delivery d = node.handle("billing", ids.get(i), handler);
+                                assertThat(d).isNotEqualTo(Delivery.SKIPPED_FAILED);
+                                break;
+                            } catch (IdempotencyInProgressException | IllegalStateException e) {
+                                Thread.onSpinWait();
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int i = 0; i < messages; i++) {
+            assertThat(successes.get(i)).as("successful runs of message %d", i).isEqualTo(1);
+            assertThat(runs.get(i)).as("runs of message %d", i).isEqualTo(i % 3 == 0 ? 2 : 1);
+            assertThat(on(store, i).status("billing", ids.get(i)).state()).isEqualTo(MessageState.SUCCEEDED);
+        }
+        assertThat(reports).isEmpty();
+    }
+
+    /**
+     * A message whose handler always fails, redelivered by 8 racing threads on both nodes until each
+     * thread's delivery is acknowledged: the handler runs exactly maxAttempts times, never more.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.idempotency.toolkit.StoreNodes#all")
+    void concurrentRedeliveriesOfAFailingMessageStopAfterMaxAttempts(StoreNodes store) throws Exception {
+        int threads = 8;
+        int messages = store == StoreNodes.MEMORY ? 200 : 30;
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+            ids.add(id());
+        }
+        AtomicIntegerArray runs = new AtomicIntegerArray(messages);
+        Races races = new Races(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int me = t;
+                done.add(pool.submit(() -> {
+                    MessageDeduplicator node = on(store, me);
+                    for (int i = 0; i < messages; i++) {
+                        int m = i;
+                        races.await();
+                        for (int delivery = 0; delivery < 10_000; delivery++) {
+                            try {
+                                Delivery d = node.handle("billing", ids.get(i), () -> {
+                                    runs.incrementAndGet(m);
+                                    throw new IllegalStateException("poison message");
+                                });
+                                assertThat(d).isEqualTo(Delivery.SKIPPED_FAILED);
+                                break;
+                            } catch (IdempotencyInProgressException | IllegalStateException e) {
+                                Thread.onSpinWait();
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int i = 0; i < messages; i++) {
+            assertThat(runs.get(i)).as("runs of message %d", i).isEqualTo(3);
+            MessageStatus s = on(store, i).status("billing", ids.get(i));
+            assertThat(s.state()).isEqualTo(MessageState.FAILED);
+            assertThat(s.attempts()).isEqualTo(3);
+        }
+        assertThat(reports.stream().filter(r -> !r.redelivery())).hasSize(messages);
+    }
+}

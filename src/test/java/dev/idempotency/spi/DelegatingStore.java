@@ -1,0 +1,45 @@
+package dev.idempotency.spi;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/** A store that forwards every primitive to another; tests override the ones they observe or change. */
+public class DelegatingStore implements IdempotencyStore {
+
+    private final IdempotencyStore delegate;
+
+    /** @param delegate the store that does the work */
+    public DelegatingStore(IdempotencyStore delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        return delegate.claim(key, owner, fingerprint, lease);
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> read(String key) {
+        return delegate.read(key);
+    }
+
+    @Override
+    public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+        return delegate.complete(key, owner, outcome, ttl);
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        return delegate.release(key, owner);
+    }
+
+    @Override
+    public int purgeExpired(int max) {
+        return delegate.purgeExpired(max);
+    }
+
+    @Override
+    public boolean joinsCallerTransaction(String operation) {
+        return delegate.joinsCallerTransaction(operation);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.idempotency.toolkit;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotency.core.Settings;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
+import dev.idempotency.stores.infinispan.InfinispanStores;
+import dev.idempotency.stores.jpa.JpaIdempotencyStore;
+import dev.idempotency.stores.jpa.JpaStoreSettings;
+import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+
+/**
+ * The real stores the toolkit is tested on, each as two "nodes" that share one backend: the memory
+ * store (one instance twice), a two-node Infinispan cluster inside this JVM (JGroups TCP on
+ * 127.0.0.1:7900-7901, the shipped clustered configuration), and two JPA stores (two Hibernate
+ * persistence units, two connection pools) on one PostgreSQL schema. Racing threads use both nodes,
+ * so every race also crosses the "cluster". Started once per JVM, on first use; closed at exit.
+ */
+public enum StoreNodes {
+    /** The built-in memory store. */
+    MEMORY,
+    /** Two Infinispan nodes in one cluster. */
+    INFINISPAN,
+    /** Two JPA stores on PostgreSQL 127.0.0.1:5432, schema {@value #PG_SCHEMA}. */
+    POSTGRESQL;
+
+    /** The PostgreSQL schema of the toolkit's tests, apart from every other suite's tables. */
+    public static final String PG_SCHEMA = "toolkit_test";
+
+    private static final int JGROUPS_A = 7900;
+    private static final int JGROUPS_B = 7901;
+
+    // Held so that the level sticks: every duplicate claim on a portable path is a logged SQL error.
+    private static final Logger HIBERNATE_SQL_ERRORS =
+            Logger.getLogger("org.hibernate.engine.jdbc.spi.SqlExceptionHelper");
+
+    static {
+        HIBERNATE_SQL_ERRORS.setLevel(Level.OFF);
+    }
+
+    private List<IdempotencyStore> nodes;
+
+    /** Every store, for {@code @MethodSource}. */
+    public static Stream<StoreNodes> all() {
+        return Stream.of(values());
+    }
+
+    /** The store's two nodes, started on first use. */
+    public synchronized List<IdempotencyStore> nodes() {
+        if (nodes == null) {
+            nodes = start();
+        }
+        return nodes;
+    }
+
+    /** Node {@code i % 2}. */
+    public IdempotencyStore node(int i) {
+        return nodes().get(Math.floorMod(i, 2));
+    }
+
+    private List<IdempotencyStore> start() {
+        switch (this) {
+            case MEMORY -> {
+                MemoryIdempotencyStore m = new MemoryIdempotencyStore();
+                return List.of(m, m);
+            }
+            case INFINISPAN -> {
+                String hosts = "127.0.0.1[" + JGROUPS_A + "],127.0.0.1[" + JGROUPS_B + "]";
+                String cluster = "toolkit-test-" + ProcessHandle.current().pid();
+                InfinispanIdempotencyStore a = infinispan(JGROUPS_A, cluster, hosts);
+                InfinispanIdempotencyStore b = infinispan(JGROUPS_B, cluster, hosts);
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    b.close();
+                    a.close();
+                }));
+                return List.of(a, b);
+            }
+            case POSTGRESQL -> {
+                run("CREATE SCHEMA IF NOT EXISTS " + PG_SCHEMA);
+                HikariDataSource dsA = pool();
+                HikariDataSource dsB = pool();
+                JpaIdempotencyStore a = JpaIdempotencyStore.resourceLocal(
+                        dsA, new JpaStoreSettings(Settings.none()), Clock.systemUTC(), Map.of());
+                JpaIdempotencyStore b = JpaIdempotencyStore.resourceLocal(
+                        dsB, new JpaStoreSettings(Settings.none()), Clock.systemUTC(), Map.of());
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    a.close();
+                    b.close();
+                    dsA.close();
+                    dsB.close();
+                }));
+                return List.of(a, b);
+            }
+            default -> throw new IllegalStateException(name());
+        }
+    }
+
+    private static InfinispanIdempotencyStore infinispan(int port, String cluster, String hosts) {
+        Properties p = new Properties();
+        p.setProperty("idempotency.infinispan.bind-port", String.valueOf(port));
+        p.setProperty("idempotency.infinispan.initial-hosts", hosts);
+        p.setProperty("idempotency.infinispan.cluster-name", cluster);
+        return InfinispanStores.start(
+                Settings.of(Map.of(InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG)),
+                p,
+                StoreNodes.class.getClassLoader());
+    }
+
+    private static HikariDataSource pool() {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + PG_SCHEMA);
+        config.setUsername("postgres");
+        config.setPassword("");
+        config.setMaximumPoolSize(16);
+        config.setMinimumIdle(1);
+        return new HikariDataSource(config);
+    }
+
+    private static void run(String sql) {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
+                Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "The toolkit's PostgreSQL tests need the database at 127.0.0.1:5432 (user postgres, db test): " + e,
+                    e);
+        }
+    }
+}
