@@ -105,6 +105,42 @@ function formEdited() {
   if (form.used) startFormFill();
 }
 
+// ---- 1b. buy again with a one-time token ----------------------------------------------------------
+
+const quick = { token: null, header: 'Idempotency-Token', clicks: 0 };
+
+async function fetchToken() {
+  const r = await fetch(api('idempotency/tokens'), { method: 'POST' });
+  const issued = await r.json();
+  quick.token = issued.token;
+  quick.header = issued.header || quick.header;
+  $('token').textContent = quick.token;
+}
+
+async function buyAgain() {
+  const click = ++quick.clicks;
+  const row = document.createElement('tr');
+  row.dataset.click = String(click);
+  row.append(text('td', '#' + click), text('td', '…'), text('td', 'sent'));
+  $('token-responses').querySelector('tbody').append(row);
+  const r = await fetch(api('quick-orders'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', [quick.header]: quick.token },
+    body: JSON.stringify({ customer: $('customer').value, product: 'BEANS', quantity: 1 }),
+  });
+  const payload = await r.json().catch(() => ({}));
+  row.dataset.status = String(r.status);
+  row.children[1].textContent = String(r.status);
+  row.children[1].className = r.status === 201 ? 'status-201' : r.status === 409 ? 'status-409' : 'status-err';
+  row.children[2].textContent = r.status === 201
+    ? `order #${payload.id} placed; a new token was fetched`
+    : r.status === 409 ? 'this token was already used: no second order' : (payload.detail || payload.title || '');
+  if (r.status === 201) {
+    await fetchToken();
+    loadOrders();
+  }
+}
+
 // ---- 2. orders and the payment callback ----------------------------------------------------------
 
 async function loadOrders() {
@@ -133,6 +169,10 @@ async function loadOrders() {
     return tr;
   }));
   tbody.replaceChildren(...rows);
+  const batches = await (await fetch(api('payments/payouts'))).json();
+  $('payouts').replaceChildren(...(batches.length ? batches.slice(0, 5).map((b) => text('li',
+    `batch #${b.id} on ${b.node} at ${new Date(b.startedAt).toLocaleTimeString()}: ` +
+    `${b.payments} payment(s), ${Number(b.total).toFixed(2)}`)) : [text('li', 'no payout yet')]));
 }
 
 async function payOrder(order) {
@@ -202,7 +242,9 @@ $('order-form').addEventListener('submit', placeOrder);
 $('new-order').addEventListener('click', startFormFill);
 for (const id of ['customer', 'product', 'quantity']) $(id).addEventListener('input', formEdited);
 $('refresh-orders').addEventListener('click', loadOrders);
+$('buy-again').addEventListener('click', buyAgain);
 $('open-loan').addEventListener('click', openLoan);
 $('repayment-form').addEventListener('submit', deliver);
 startFormFill();
+fetchToken();
 loadOrders();

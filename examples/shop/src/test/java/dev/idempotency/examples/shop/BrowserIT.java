@@ -191,6 +191,29 @@ class BrowserIT {
     }
 
     @Test
+    void fiveClicksOnBuyAgainWithOneTokenPlaceOneOrder() throws Exception {
+        String customer = unique("again");
+        browser.get(ShopServer.base().toString());
+        waitUpTo(30).until(d -> !d.findElement(By.id("token")).getText().isBlank());
+        WebElement name = browser.findElement(By.id("customer"));
+        name.clear();
+        name.sendKeys(customer);
+
+        // Five clicks dispatched at once: all leave before the first answer can bring a new token.
+        ((ChromeDriver) browser)
+                .executeScript("for (let i = 0; i < 5; i++) document.getElementById('buy-again').click();");
+        By answered = By.cssSelector("#token-responses tbody tr[data-status]");
+        waitUpTo(60).until(d -> d.findElements(answered).size() == 5);
+
+        List<String> statuses = browser.findElements(answered).stream()
+                .map(r -> r.getAttribute("data-status"))
+                .sorted()
+                .toList();
+        assertEquals(List.of("201", "409", "409", "409", "409"), statuses);
+        assertEquals(1, shop.ordersOf(customer).size());
+    }
+
+    @Test
     void aRepaymentDeliveredTenTimesFromThePageSettlesOnce() throws Exception {
         browser.get(ShopServer.base().toString());
         browser.findElement(By.id("open-loan")).click();

@@ -53,6 +53,17 @@ final class ShopClient {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    HttpResponse<String> postJsonWith(String path, String json, String header, String value) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri("api/" + path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (header != null) {
+            b.header(header, value);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> postForm(String path, Map<String, String> form) throws Exception {
         String body = form.entrySet().stream()
                 .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="

@@ -100,8 +100,9 @@ public final class ShopServer implements BeforeAllCallback, ExtensionContext.Sto
         deleteTree(root);
         log = target.resolve("shop-payara-" + variant() + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command =
-                new ArrayList<>(List.of(java, "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        // A one-second settlement timer, so that SettlementJobIT sees several lock windows quickly.
+        List<String> command = new ArrayList<>(List.of(
+                java, "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dshop.settlement.interval=PT1S"));
         List<String> payara = new ArrayList<>(List.of(
                 "--nocluster",
                 "--rootdir",

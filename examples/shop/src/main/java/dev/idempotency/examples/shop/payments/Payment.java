@@ -34,6 +34,9 @@ public class Payment {
     @Column(nullable = false)
     private Instant bookedAt;
 
+    /** The payout batch that paid this payment out; null until the settlement job ran. */
+    private Long batchId;
+
     /** For JPA. */
     protected Payment() {}
 
@@ -44,12 +47,24 @@ public class Payment {
         this.bookedAt = bookedAt;
     }
 
+    BigDecimal amount() {
+        return amount;
+    }
+
+    void payOut(long batch) {
+        if (batchId != null) {
+            // Would be a double payout: the cluster lock exists so that this never happens.
+            throw new IllegalStateException("payment " + id + " was already paid out in batch " + batchId);
+        }
+        batchId = batch;
+    }
+
     /**
      * The row as the API shows it.
      *
      * @return a detached view
      */
     public PaymentView view() {
-        return new PaymentView(id, tradeNo, orderId, amount, bookedAt);
+        return new PaymentView(id, tradeNo, orderId, amount, bookedAt, batchId);
     }
 }

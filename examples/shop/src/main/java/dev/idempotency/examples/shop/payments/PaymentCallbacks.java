@@ -81,4 +81,21 @@ public class PaymentCallbacks {
                 .map(Payment::view)
                 .toList();
     }
+
+    /**
+     * The settlement job's latest runs.
+     *
+     * @param all also the runs that paid nothing out
+     * @return at most 100 runs, newest first
+     */
+    public List<PayoutBatchView> payouts(boolean all) {
+        String where = all ? "" : " where b.payments > 0";
+        return em
+                .createQuery("select b from PayoutBatch b" + where + " order by b.id desc", PayoutBatch.class)
+                .setMaxResults(100)
+                .getResultList()
+                .stream()
+                .map(PayoutBatch::view)
+                .toList();
+    }
 }

@@ -11,5 +11,6 @@ import java.time.Instant;
  * @param orderId the order paid
  * @param amount the amount booked
  * @param bookedAt when
+ * @param batchId the payout batch that paid it out, or null while it waits for the settlement job
  */
-public record PaymentView(Long id, String tradeNo, long orderId, BigDecimal amount, Instant bookedAt) {}
+public record PaymentView(Long id, String tradeNo, long orderId, BigDecimal amount, Instant bookedAt, Long batchId) {}

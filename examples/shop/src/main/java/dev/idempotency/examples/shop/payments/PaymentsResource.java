@@ -64,6 +64,19 @@ public class PaymentsResource {
         return callbacks.ofOrder(orderId);
     }
 
+    /**
+     * The settlement job's latest runs, newest first.
+     *
+     * @param all also the runs that found nothing to pay out
+     * @return at most 100 runs
+     */
+    @GET
+    @Path("payouts")
+    @Produces(MediaType.APPLICATION_JSON)
+    public List<PayoutBatchView> payouts(@QueryParam("all") boolean all) {
+        return callbacks.payouts(all);
+    }
+
     private static long number(String s) {
         try {
             return Long.parseLong(s);
