@@ -9,7 +9,8 @@
 #   bash examples/shop/run.sh --postgres --store infinispan --node 0 --port 8080   # one node of a
 #        three-node cluster on this machine (cluster.sh starts all three)
 #
-# Needs a JDK 17+ and Maven 3.8+. Ctrl-C stops the server.
+# Needs a JDK 17+ and Maven 3.8+. Ctrl-C stops the server. JAVA_OPTS adds JVM options, such as
+# -D<config key>=<value> for any MicroProfile Config key (they beat microprofile-config.properties).
 # PostgreSQL settings (with --postgres): SHOP_DB_HOST (127.0.0.1), SHOP_DB_PORT (5432),
 # SHOP_DB_NAME (shop), SHOP_DB_USER (postgres), SHOP_DB_PASSWORD (postgres; ignored by a server
 # that trusts local connections). Create the database first: createdb -h 127.0.0.1 -U postgres shop
@@ -74,6 +75,9 @@ war="$target/shop.war"
 [ -f "$jar" ] && [ -f "$war" ] || { echo "missing $jar or $war: run without --no-build" >&2; exit 1; }
 
 java_opts=(-Xmx768m)
+# Extra JVM options, e.g. JAVA_OPTS=-Dshop.settlement.interval=PT5S (any MicroProfile Config key).
+read -r -a extra <<<"${JAVA_OPTS:-}"
+java_opts+=("${extra[@]}")
 payara_args=(--nocluster --port "$port" --deploy "$war")
 
 # Settings for the library are MicroProfile Config keys; system properties beat the WAR's

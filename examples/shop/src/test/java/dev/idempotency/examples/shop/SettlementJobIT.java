@@ -79,8 +79,9 @@ class SettlementJobIT {
         starts.sort(null);
         for (int i = 1; i < starts.size(); i++) {
             long gap = Duration.between(starts.get(i - 1), starts.get(i)).toMillis();
-            // The timer fires every second; without the lock, runs would be one second apart.
-            assertTrue(gap >= 1_800, "two runs " + gap + " ms apart in one 2 s lock window: " + starts);
+            // The timer fires every second; without the lock, runs would start about 1 s apart. A
+            // start is recorded a little after the lock is taken, so allow some slack below 2 s.
+            assertTrue(gap >= 1_500, "two runs " + gap + " ms apart in one 2 s lock window: " + starts);
         }
         for (long batch : batches) {
             boolean listed = runs.stream()
