@@ -173,6 +173,43 @@ final class Problems {
                 null);
     }
 
+    /**
+     * The answer to an idempotency exception thrown by a guarded bean a resource called. Its message
+     * names the operation, a hash of the key and the fix, never the key or the arguments, so it is
+     * the detail; configuration errors are the exception: logged, and answered without internals.
+     */
+    static Response of(dev.idempotency.IdempotencyException e) {
+        if (e instanceof dev.idempotency.IdempotencyInProgressException p) {
+            return problem(409, "in-progress", "Operation in progress", e.getMessage(), p.retryAfter());
+        }
+        if (e instanceof dev.idempotency.IdempotencyKeyMismatchException) {
+            return problem(
+                    422, "key-mismatch", "Idempotency key reused with different arguments", e.getMessage(), null);
+        }
+        if (e instanceof dev.idempotency.IdempotencyKeyMissingException) {
+            return problem(400, "key-missing", "Idempotency key required", e.getMessage(), null);
+        }
+        if (e instanceof dev.idempotency.IdempotencyStoreUnavailableException) {
+            return problem(
+                    503,
+                    "store-unavailable",
+                    "Idempotency store unavailable",
+                    e.getMessage(),
+                    Duration.ofSeconds(IdempotencyFilter.STORE_RETRY_AFTER_SECONDS));
+        }
+        if (e instanceof dev.idempotency.IdempotencyReplayException) {
+            return problem(500, "outcome-not-replayable", "Stored outcome cannot be replayed", e.getMessage(), null);
+        }
+        IdempotencyExceptionMapper.logHidden(e);
+        return problem(
+                500,
+                "configuration",
+                "Idempotency misconfigured",
+                "The server's idempotency configuration is invalid, so the operation did not run; operators:"
+                        + " see the server log.",
+                null);
+    }
+
     private static Response problem(int status, String slug, String title, String detail, Duration retryAfter) {
         JsonObjectBuilder body = Json.createObjectBuilder()
                 .add("type", TYPE_PREFIX + slug)

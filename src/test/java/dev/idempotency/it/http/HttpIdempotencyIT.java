@@ -268,6 +268,26 @@ class HttpIdempotencyIT {
     }
 
     @Test
+    void idempotencyExceptionsOfNestedBeansAreProblemsNotServerErrors() throws Exception {
+        HttpResponse<byte[]> missing = send("PUT", "orders/strict?id=", "a");
+        assertEquals(400, missing.statusCode());
+        assertEquals(
+                "application/problem+json",
+                missing.headers().firstValue("Content-Type").orElse(""));
+        assertTrue(text(missing).contains("urn:idempotency-ee:problem:key-missing"), text(missing));
+        assertTrue(text(missing).contains("it.nested.strict"), "the detail names the operation");
+
+        String id = unique();
+        assertEquals("strict 1", text(send("PUT", "orders/strict?id=" + id, "a")));
+        assertEquals("strict 1", text(send("PUT", "orders/strict?id=" + id, "a")), "replayed");
+        HttpResponse<byte[]> mismatch = send("PUT", "orders/strict?id=" + id, "b");
+        assertEquals(422, mismatch.statusCode());
+        assertTrue(text(mismatch).contains("urn:idempotency-ee:problem:key-mismatch"), text(mismatch));
+        assertFalse(text(mismatch).contains(id), "never the raw key");
+        assertFalse(text(mismatch).contains("at dev.idempotency"), "never a stack trace");
+    }
+
+    @Test
     void safeMethodsAndPutPassThroughWhilePatchIsGuarded() throws Exception {
         String id = unique();
         String key = unique();

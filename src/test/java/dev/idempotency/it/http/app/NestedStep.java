@@ -17,4 +17,10 @@ public class NestedStep {
     public int step(@IdempotencyKey String id) {
         return counter.ran("nested:" + id);
     }
+
+    /** Requires its key and checks its arguments: refusals reach JAX-RS as idempotency exceptions. */
+    @Idempotent(name = "it.nested.strict", required = true)
+    public String strict(@IdempotencyKey String id, String payload) {
+        return "strict " + counter.ran("strict:" + id);
+    }
 }

@@ -155,6 +155,14 @@ public class OrdersResource {
         return "resource " + run + " nested " + nested.step(body);
     }
 
+    /** PUT is not guarded by the filter: only the nested bean's refusals can answer. */
+    @PUT
+    @Path("strict")
+    @Produces("text/plain")
+    public String strict(@QueryParam("id") String id, String body) {
+        return nested.strict(id, body);
+    }
+
     /** Who the caller is, and which run answered. */
     @POST
     @Path("whoami")
