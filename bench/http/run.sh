@@ -142,5 +142,5 @@ for store in $stores; do
   stop_server
 done
 
-python3 "$here/summarize.py" "$raw" "$results/summary.csv"
+python3 "$here/summarize.py" "$raw" "$results/summary.csv" "$results/summary.md"
 cat "$results/summary.csv"

@@ -31,3 +31,19 @@ with open(sys.argv[2], "w", newline="") as f:
                     f"{statistics.median(float(r['p99_ms']) for r in runs):.3f}",
                     f"{statistics.median(ratios):.2f}" if ratios else "",
                     sum(int(r["bad_answers"]) for r in runs), sum(int(r["socket_errors"]) for r in runs)])
+
+# Optional third argument: the same medians as a markdown table (for docs/benchmarks.md).
+if len(sys.argv) > 3:
+    table = list(csv.DictReader(open(sys.argv[2])))
+    with open(sys.argv[3], "w") as f:
+        f.write("| store | connections | unguarded req/s | new key req/s (ratio) | replay req/s (ratio) "
+                "| p50 ms unguarded / new key / replay | p99 ms unguarded / new key / replay |\n")
+        f.write("|---|---|---|---|---|---|---|\n")
+        cells = {(r["store"], int(r["connections"]), r["scenario"]): r for r in table}
+        for store, c in sorted({(r["store"], int(r["connections"])) for r in table}):
+            p, n, rp = (cells[(store, c, s)] for s in ("plain", "newkey", "replay"))
+            f.write(f"| {store} | {c} | {int(p['median_requests_per_s']):,} "
+                    f"| {int(n['median_requests_per_s']):,} ({n['median_ratio_to_plain']}) "
+                    f"| {int(rp['median_requests_per_s']):,} ({rp['median_ratio_to_plain']}) "
+                    f"| {p['median_p50_ms']} / {n['median_p50_ms']} / {rp['median_p50_ms']} "
+                    f"| {p['median_p99_ms']} / {n['median_p99_ms']} / {rp['median_p99_ms']} |\n")
