@@ -33,9 +33,10 @@ import javax.sql.DataSource;
  * inspected under {@code SELECT ... FOR UPDATE}.
  *
  * <p>A claim first INSERTs the new IN_PROGRESS row: most keys are new, so the common path is that one
- * statement. Only when the key exists does the store read the row with {@link
- * LockModeType#PESSIMISTIC_WRITE} and let {@link RecordLifecycle} decide under that lock (replay, in
- * progress, or take over an ended lease or retention). The INSERT never poisons a transaction that has
+ * statement. Only when the key exists does the store read the row: a live COMPLETED record (which can
+ * change only by expiring) is replayed from a plain read; any other row is read again with {@link
+ * LockModeType#PESSIMISTIC_WRITE} and {@link RecordLifecycle} decides under that lock (in progress, or
+ * take over an ended lease or retention). The INSERT never poisons a transaction that has
  * to go on:
  *
  * <ul>
@@ -252,6 +253,19 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
      * @return empty if there is no row
      */
     private Optional<ClaimResult> decide(EntityManager em, IdempotencyRecord claim, Instant now) {
+        // A live COMPLETED record can change only by expiring (complete and release act on IN_PROGRESS
+        // claims, purge deletes only rows that are not live), so a plain read of one is as good as a
+        // locked one, and replays it without the row lock: on PostgreSQL SELECT ... FOR UPDATE writes
+        // the lock to the WAL, so every replay waited for an fsync and replays of one key queued.
+        IdempotencyRecordEntity seen = plainRow(em, claim.key());
+        if (seen != null) {
+            IdempotencyRecord existing = seen.toRecord();
+            if (existing.status() == RecordStatus.COMPLETED && RecordLifecycle.isLive(existing, now)) {
+                return Optional.of(ClaimResult.existing(existing));
+            }
+            // The locking read below must load the row afresh, not return this managed instance.
+            em.detach(seen);
+        }
         IdempotencyRecordEntity row = lockedRow(em, claim.key());
         if (row == null) {
             return Optional.empty();
@@ -263,6 +277,15 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             return Optional.of(ClaimResult.claimed(row.toRecord()));
         }
         return Optional.of(ClaimResult.existing(existing));
+    }
+
+    private IdempotencyRecordEntity plainRow(EntityManager em, String key) {
+        List<IdempotencyRecordEntity> rows = em.createQuery(
+                        "SELECT r FROM IdempotencyRecord r WHERE r.recordKey = :k", IdempotencyRecordEntity.class)
+                .setParameter("k", key)
+                .setHint(TIMEOUT_HINT, timeoutMillis)
+                .getResultList();
+        return rows.isEmpty() ? null : rows.get(0);
     }
 
     private IdempotencyRecordEntity lockedRow(EntityManager em, String key) {
