@@ -11,10 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,33 +43,15 @@ class ClusterLocksTest {
             names.add(name());
         }
         AtomicIntegerArray holders = new AtomicIntegerArray(rounds);
-        Races races = new Races(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int me = t;
-                done.add(pool.submit(() -> {
-                    ClusterLocks node = on(store, me);
-                    for (int r = 0; r < rounds; r++) {
-                        races.await();
-                        // atLeastFor keeps each window locked after its job, so a slow thread of this
-                        // round cannot take the lock again after the winner's quick job.
-                        Optional<ClusterLocks.Lock> lock = node.tryLock(names.get(r), MOST, MOST);
-                        if (lock.isPresent()) {
-                            holders.incrementAndGet(r);
-                            assertThat(lock.get().unlock()).isTrue();
-                        }
-                    }
-                    return null;
-                }));
+        Races.rounds(threads, rounds, t -> on(store, t), (node, t, r) -> {
+            // atLeastFor keeps each window locked after its job, so a slow thread of this round
+            // cannot take the lock again after the winner's quick job.
+            Optional<ClusterLocks.Lock> lock = node.tryLock(names.get(r), MOST, MOST);
+            if (lock.isPresent()) {
+                holders.incrementAndGet(r);
+                assertThat(lock.get().unlock()).isTrue();
             }
-            for (Future<?> f : done) {
-                f.get(5, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         for (int r = 0; r < rounds; r++) {
             assertThat(holders.get(r)).as("holders in round %d", r).isEqualTo(1);
         }

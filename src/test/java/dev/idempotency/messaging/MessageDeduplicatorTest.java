@@ -12,10 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,43 +150,18 @@ class MessageDeduplicatorTest {
         }
         AtomicIntegerArray runs = new AtomicIntegerArray(messages);
         AtomicIntegerArray successes = new AtomicIntegerArray(messages);
-        Races races = new Races(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int me = t;
-                done.add(pool.submit(() -> {
-                    MessageDeduplicator node = on(store, me);
-                    for (int i = 0; i < messages; i++) {
-                        int m = i;
-                        MessageDeduplicator.Handler handler = () -> {
-                            int run = runs.incrementAndGet(m);
-                            if (m % 3 == 0 && run == 1) {
-                                throw new IllegalStateException("first run of message " + m + " fails");
-                            }
-                            successes.incrementAndGet(m);
-                        };
-                        races.await();
-                        for (int delivery = 0; delivery < 10_000; delivery++) {
-                            try {
-                                Delivery d = node.handle("billing", ids.get(i), handler);
-                                assertThat(d).isNotEqualTo(Delivery.SKIPPED_FAILED);
-                                break;
-                            } catch (IdempotencyInProgressException | IllegalStateException e) {
-                                Thread.onSpinWait();
-                            }
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(5, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        Races.rounds(threads, messages, t -> on(store, t), (node, t, m) -> {
+            MessageDeduplicator.Handler handler = () -> {
+                int run = runs.incrementAndGet(m);
+                if (m % 3 == 0 && run == 1) {
+                    throw new IllegalStateException("first run of message " + m + " fails");
+                }
+                successes.incrementAndGet(m);
+            };
+            redeliverUntilAcknowledged(() -> {
+                assertThat(node.handle("billing", ids.get(m), handler)).isNotEqualTo(Delivery.SKIPPED_FAILED);
+            });
+        });
         for (int i = 0; i < messages; i++) {
             assertThat(successes.get(i)).as("successful runs of message %d", i).isEqualTo(1);
             assertThat(runs.get(i)).as("runs of message %d", i).isEqualTo(i % 3 == 0 ? 2 : 1);
@@ -213,39 +184,17 @@ class MessageDeduplicatorTest {
             ids.add(id());
         }
         AtomicIntegerArray runs = new AtomicIntegerArray(messages);
-        Races races = new Races(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int me = t;
-                done.add(pool.submit(() -> {
-                    MessageDeduplicator node = on(store, me);
-                    for (int i = 0; i < messages; i++) {
-                        int m = i;
-                        races.await();
-                        for (int delivery = 0; delivery < 10_000; delivery++) {
-                            try {
-                                Delivery d = node.handle("billing", ids.get(i), () -> {
-                                    runs.incrementAndGet(m);
-                                    throw new IllegalStateException("poison message");
-                                });
-                                assertThat(d).isEqualTo(Delivery.SKIPPED_FAILED);
-                                break;
-                            } catch (IdempotencyInProgressException | IllegalStateException e) {
-                                Thread.onSpinWait();
-                            }
-                        }
-                    }
-                    return null;
+        Races.rounds(
+                threads,
+                messages,
+                t -> on(store, t),
+                (node, t, m) -> redeliverUntilAcknowledged(() -> {
+                    Delivery d = node.handle("billing", ids.get(m), () -> {
+                        runs.incrementAndGet(m);
+                        throw new IllegalStateException("poison message");
+                    });
+                    assertThat(d).isEqualTo(Delivery.SKIPPED_FAILED);
                 }));
-            }
-            for (Future<?> f : done) {
-                f.get(5, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
         for (int i = 0; i < messages; i++) {
             assertThat(runs.get(i)).as("runs of message %d", i).isEqualTo(3);
             MessageStatus s = on(store, i).status("billing", ids.get(i));
@@ -253,5 +202,26 @@ class MessageDeduplicatorTest {
             assertThat(s.attempts()).isEqualTo(3);
         }
         assertThat(reports.stream().filter(r -> !r.redelivery())).hasSize(messages);
+    }
+
+    /** One delivery the handler may refuse for now. */
+    private interface Attempt {
+        void deliver() throws Exception;
+    }
+
+    /**
+     * Redelivers as a broker does until the delivery is acknowledged: in-progress refusals and the
+     * handler's own failures mean "deliver again" (bounded, so a bug fails instead of hanging).
+     */
+    private static void redeliverUntilAcknowledged(Attempt attempt) throws Exception {
+        for (int delivery = 0; delivery < 10_000; delivery++) {
+            try {
+                attempt.deliver();
+                return;
+            } catch (IdempotencyInProgressException | IllegalStateException e) {
+                Thread.onSpinWait();
+            }
+        }
+        throw new AssertionError("not acknowledged after 10,000 deliveries");
     }
 }

@@ -269,28 +269,11 @@ public abstract class IdempotencyStoreContract {
             k[i] = key();
         }
         AtomicIntegerArray winners = new AtomicIntegerArray(keys);
-        Races gate = new Races(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                String owner = "racer-" + t;
-                futures.add(pool.submit(() -> {
-                    for (int i = 0; i < keys; i++) {
-                        gate.await();
-                        if (store.claim(k[i], owner, "fp", LONG).claimed()) {
-                            winners.incrementAndGet(i);
-                        }
-                    }
-                    return null;
-                }));
+        Races.rounds(threads, keys, t -> "racer-" + t, (owner, t, i) -> {
+            if (store.claim(k[i], owner, "fp", LONG).claimed()) {
+                winners.incrementAndGet(i);
             }
-            for (Future<?> f : futures) {
-                f.get(10, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         for (int i = 0; i < keys; i++) {
             assertThat(winners.get(i)).as("winners of key %d", i).isEqualTo(1);
         }

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
 
 /**
  * A start gate that makes racing threads really collide on two cores. A barrier alone lets the first
@@ -70,5 +71,45 @@ public final class Races {
             }
         }
         return outcomes;
+    }
+
+    /** One racing round of one thread. */
+    @FunctionalInterface
+    public interface Round<C> {
+        /**
+         * @param context what this thread made once, before its first round (a node, a client)
+         * @param thread the thread's index, 0 to threads - 1
+         * @param round the round, 0 to rounds - 1
+         */
+        void run(C context, int thread, int round) throws Exception;
+    }
+
+    /**
+     * Runs {@code rounds} rounds on {@code threads} threads: each thread first makes its context,
+     * then, for every round, waits at a common gate and runs the round, so that all threads collide
+     * on each round. Fails with the first thread's failure, or after 5 minutes.
+     */
+    public static <C> void rounds(int threads, int rounds, IntFunction<C> perThread, Round<C> round) throws Exception {
+        Races gate = new Races(threads);
+        ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    C context = perThread.apply(thread);
+                    for (int r = 0; r < rounds; r++) {
+                        gate.await();
+                        round.run(context, thread, r);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

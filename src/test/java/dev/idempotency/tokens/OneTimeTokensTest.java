@@ -8,10 +8,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -94,36 +90,18 @@ class OneTimeTokensTest {
         AtomicIntegerArray wins = new AtomicIntegerArray(tokens);
         AtomicIntegerArray foreignWins = new AtomicIntegerArray(tokens);
         AtomicIntegerArray used = new AtomicIntegerArray(tokens);
-        Races races = new Races(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int me = t;
-                done.add(pool.submit(() -> {
-                    OneTimeTokens node = on(store, me);
-                    for (int i = 0; i < tokens; i++) {
-                        boolean owner = me % 4 < 2;
-                        String who = owner ? "owner-" + (i % 7) : "intruder-" + me;
-                        races.await();
-                        TokenCheck c = node.consume(issued.get(i).token(), who);
-                        if (c == TokenCheck.CONSUMED) {
-                            (owner ? wins : foreignWins).incrementAndGet(i);
-                        } else if (c == TokenCheck.USED) {
-                            used.incrementAndGet(i);
-                        } else {
-                            assertThat(c).isEqualTo(owner ? TokenCheck.USED : TokenCheck.FOREIGN);
-                        }
-                    }
-                    return null;
-                }));
+        Races.rounds(threads, tokens, t -> on(store, t), (node, me, i) -> {
+            boolean owner = me % 4 < 2;
+            String who = owner ? "owner-" + (i % 7) : "intruder-" + me;
+            TokenCheck c = node.consume(issued.get(i).token(), who);
+            if (c == TokenCheck.CONSUMED) {
+                (owner ? wins : foreignWins).incrementAndGet(i);
+            } else if (c == TokenCheck.USED) {
+                used.incrementAndGet(i);
+            } else {
+                assertThat(c).isEqualTo(owner ? TokenCheck.USED : TokenCheck.FOREIGN);
             }
-            for (Future<?> f : done) {
-                f.get(5, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         for (int i = 0; i < tokens; i++) {
             assertThat(wins.get(i)).as("owner wins of token %d", i).isEqualTo(1);
             assertThat(foreignWins.get(i)).as("foreign wins of token %d", i).isZero();
