@@ -14,14 +14,38 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class CountingStore extends DelegatingStore {
 
     private final AtomicInteger claims = new AtomicInteger();
+    private final AtomicInteger purges = new AtomicInteger();
+
+    private final MemoryIdempotencyStore memory;
 
     public CountingStore() {
-        super(new MemoryIdempotencyStore());
+        this(new MemoryIdempotencyStore());
+    }
+
+    private CountingStore(MemoryIdempotencyStore memory) {
+        super(memory);
+        this.memory = memory;
+    }
+
+    /** Records physically held, expired or not: only the purge removes expired ones. */
+    public int held() {
+        return memory.size();
     }
 
     /** How many claims reached this store. */
     public int claims() {
         return claims.get();
+    }
+
+    /** How many purge batches reached this store. */
+    public int purges() {
+        return purges.get();
+    }
+
+    @Override
+    public int purgeExpired(int max) {
+        purges.incrementAndGet();
+        return super.purgeExpired(max);
     }
 
     @Override

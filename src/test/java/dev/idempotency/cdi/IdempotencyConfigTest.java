@@ -84,6 +84,30 @@ class IdempotencyConfigTest {
     }
 
     @Test
+    void expiredRecordsArePurgedInTheBackgroundAtTheConfiguredInterval() throws Exception {
+        Map<String, String> config = Map.of(
+                "idempotency.store", "counting",
+                "idempotency.purge.interval", "PT0.1S",
+                "Idempotent/ttl", "PT0.05S");
+        try (WeldContainer c =
+                WeldBoot.weld(config, Untuned.class, CountingStore.class).initialize()) {
+            CountingStore store = c.select(CountingStore.class).get();
+            c.select(Untuned.class).get().optional("x");
+            assertThat(store.held()).isEqualTo(1);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (store.purges() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(store.purges())
+                    .as("purge batches within 10 s at a 0.1 s interval")
+                    .isGreaterThanOrEqualTo(3);
+            assertThat(store.held())
+                    .as("the expired record was deleted, not just hidden")
+                    .isZero();
+        }
+    }
+
+    @Test
     void theInterceptorPriorityIsConfigurable() {
         try (WeldContainer c =
                 WeldBoot.weld(Map.of(), Tunable.class, TracingInterceptor.class).initialize()) {
