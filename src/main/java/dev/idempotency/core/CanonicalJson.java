@@ -201,14 +201,82 @@ public final class CanonicalJson {
         }
     }
 
+    private static boolean needsNoEscape(char c) {
+        return c >= 0x20 && c != '"' && c != '\\';
+    }
+
     private static void appendNumber(StringBuilder sb, BigDecimal d) {
         sb.append(d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString());
+    }
+
+    /**
+     * Reads a JSON text that is exactly one string literal, such as {@link #appendString} or JSON-B
+     * write: the value, or {@code null} if the text is anything else (the caller then parses it the
+     * general way). Every JSON escape is understood, {@code \\u} with its four hex digits included.
+     */
+    static String readStringLiteral(String json) {
+        int end = json.length() - 1;
+        if (end < 1 || json.charAt(0) != '"' || json.charAt(end) != '"') {
+            return null;
+        }
+        int escape = json.indexOf('\\', 1);
+        if (escape < 0) {
+            return json.indexOf('"', 1) == end ? json.substring(1, end) : null;
+        }
+        StringBuilder sb = new StringBuilder(end).append(json, 1, escape);
+        int i = escape;
+        while (i < end) {
+            char c = json.charAt(i++);
+            if (c == '"') {
+                return null;
+            }
+            if (c != '\\') {
+                sb.append(c);
+                continue;
+            }
+            if (i >= end) {
+                return null;
+            }
+            char e = json.charAt(i++);
+            switch (e) {
+                case '"', '\\', '/' -> sb.append(e);
+                case 'b' -> sb.append('\b');
+                case 'f' -> sb.append('\f');
+                case 'n' -> sb.append('\n');
+                case 'r' -> sb.append('\r');
+                case 't' -> sb.append('\t');
+                case 'u' -> {
+                    if (i + 4 > end) {
+                        return null;
+                    }
+                    int code = 0;
+                    for (int k = 0; k < 4; k++) {
+                        int digit = Character.digit(json.charAt(i++), 16);
+                        if (digit < 0) {
+                            return null;
+                        }
+                        code = code * 16 + digit;
+                    }
+                    sb.append((char) code);
+                }
+                default -> {
+                    return null;
+                }
+            }
+        }
+        return sb.toString();
     }
 
     /** Appends a JSON string literal: quotes, backslash and control characters escaped, nothing else. */
     static void appendString(StringBuilder sb, String s) {
         sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
+        int plain = 0;
+        while (plain < s.length() && needsNoEscape(s.charAt(plain))) {
+            plain++;
+        }
+        // Keys and ids rarely hold a character to escape: copy them in one append.
+        sb.append(s, 0, plain);
+        for (int i = plain; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> sb.append("\\\"");

@@ -33,11 +33,9 @@ public final class CurrentOperation {
         try {
             return storeCall.get();
         } finally {
-            if (previous == null) {
-                NAME.remove();
-            } else {
-                NAME.set(previous);
-            }
+            // set(null) rather than remove(): remove() expunges stale entries of the thread's map,
+            // which showed in the profile of every guarded call. A null entry costs one slot per thread.
+            NAME.set(previous);
         }
     }
 }

@@ -3,12 +3,11 @@ package dev.idempotency.core;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /** SHA-256 helpers. Every JVM has SHA-256, so failures here are bugs, not configuration. */
 public final class Hashing {
 
-    private static final HexFormat HEX = HexFormat.of();
+    private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
 
     /**
      * Cloned for each use: {@code MessageDigest.getInstance} looks the provider up and builds the
@@ -37,7 +36,20 @@ public final class Hashing {
 
     /** Lower-case hex SHA-256 of the bytes. */
     public static String sha256Hex(byte[] bytes) {
-        return HEX.formatHex(sha256().digest(bytes));
+        return hex(sha256().digest(bytes));
+    }
+
+    /**
+     * Lower-case hex of the bytes. Written out rather than {@code HexFormat.formatHex}, which builds
+     * the text through a {@code StringBuilder} char by char; this is on the path of every guarded call.
+     */
+    public static String hex(byte[] bytes) {
+        byte[] text = new byte[bytes.length * 2];
+        for (int i = 0; i < bytes.length; i++) {
+            text[2 * i] = HEX_DIGITS[(bytes[i] >> 4) & 0xf];
+            text[2 * i + 1] = HEX_DIGITS[bytes[i] & 0xf];
+        }
+        return new String(text, StandardCharsets.ISO_8859_1);
     }
 
     /** Lower-case hex SHA-256 of the UTF-8 text. */
@@ -50,15 +62,23 @@ public final class Hashing {
      * lists produce the same input ("ab","c" and "a","bc" differ).
      */
     public static String sha256Hex(String... parts) {
-        MessageDigest md = sha256();
-        for (String part : parts) {
-            byte[] b = part.getBytes(StandardCharsets.UTF_8);
-            md.update((byte) (b.length >>> 24));
-            md.update((byte) (b.length >>> 16));
-            md.update((byte) (b.length >>> 8));
-            md.update((byte) b.length);
-            md.update(b);
+        // One buffer and one digest call: feeding the digest byte by byte cost as much as the hashing.
+        byte[][] encoded = new byte[parts.length][];
+        int size = 0;
+        for (int i = 0; i < parts.length; i++) {
+            encoded[i] = parts[i].getBytes(StandardCharsets.UTF_8);
+            size += 4 + encoded[i].length;
         }
-        return HEX.formatHex(md.digest());
+        byte[] input = new byte[size];
+        int at = 0;
+        for (byte[] b : encoded) {
+            input[at++] = (byte) (b.length >>> 24);
+            input[at++] = (byte) (b.length >>> 16);
+            input[at++] = (byte) (b.length >>> 8);
+            input[at++] = (byte) b.length;
+            System.arraycopy(b, 0, input, at, b.length);
+            at += b.length;
+        }
+        return sha256Hex(input);
     }
 }

@@ -33,12 +33,15 @@ public final class MethodOutcomes {
     private final Method method;
     private final Type returnType;
     private final boolean isVoid;
+    /** Whether the declared return type is an integral number or a boolean (see {@link #simpleJson}). */
+    private final boolean integralOrBoolean;
 
     /** @param method the guarded method */
     public MethodOutcomes(Method method) {
         this.method = method;
         this.returnType = method.getGenericReturnType();
         this.isVoid = method.getReturnType() == void.class || method.getReturnType() == Void.class;
+        this.integralOrBoolean = isIntegralOrBoolean(returnType);
     }
 
     /** The stored form of a returned value. */
@@ -46,9 +49,17 @@ public final class MethodOutcomes {
         if (isVoid) {
             return VOID.clone();
         }
+        String simple = simpleJson(value);
+        if (simple != null) {
+            return (VALUE_PREFIX + simple + "}").getBytes(StandardCharsets.UTF_8);
+        }
         String json;
         try {
-            json = value == null ? "null" : CanonicalJson.jsonb().toJson(value, returnType);
+            // A method declared to return Object is written with the value's own type: JSON-B writes any
+            // value as {} when told its type is Object.
+            json = value == null
+                    ? "null"
+                    : CanonicalJson.jsonb().toJson(value, returnType == Object.class ? value.getClass() : returnType);
         } catch (RuntimeException e) {
             JsonObjectBuilder b = CanonicalJson.JSON
                     .createObjectBuilder()
@@ -59,6 +70,72 @@ public final class MethodOutcomes {
         }
         // Written by concatenation, not by re-parsing the JSON-B text: it is valid JSON already.
         return (VALUE_PREFIX + json + "}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The JSON of a value whose declared return type is a string, a boolean or an integral number,
+     * written directly: the same text JSON-B writes for it, at a fraction of the cost. {@code null} for
+     * every other value, which then goes through JSON-B.
+     */
+    private String simpleJson(Object value) {
+        if (value instanceof String s && returnType == String.class) {
+            StringBuilder sb = new StringBuilder(s.length() + 2);
+            CanonicalJson.appendString(sb, s);
+            return sb.toString();
+        }
+        if ((value instanceof Long
+                        || value instanceof Integer
+                        || value instanceof Short
+                        || value instanceof Byte
+                        || value instanceof Boolean)
+                && integralOrBoolean) {
+            return value.toString();
+        }
+        return null;
+    }
+
+    /** The inverse of {@link #simpleJson}: the value, or {@code null} to let JSON-B read the text. */
+    private Object readSimple(String json) {
+        if (returnType == String.class) {
+            return CanonicalJson.readStringLiteral(json);
+        }
+        if (!integralOrBoolean) {
+            return null;
+        }
+        try {
+            if (returnType == long.class || returnType == Long.class) {
+                return Long.valueOf(json);
+            }
+            if (returnType == int.class || returnType == Integer.class) {
+                return Integer.valueOf(json);
+            }
+            if (returnType == short.class || returnType == Short.class) {
+                return Short.valueOf(json);
+            }
+            if (returnType == byte.class || returnType == Byte.class) {
+                return Byte.valueOf(json);
+            }
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return switch (json) {
+            case "true" -> Boolean.TRUE;
+            case "false" -> Boolean.FALSE;
+            default -> null;
+        };
+    }
+
+    private static boolean isIntegralOrBoolean(Type t) {
+        return t == long.class
+                || t == Long.class
+                || t == int.class
+                || t == Integer.class
+                || t == short.class
+                || t == Short.class
+                || t == byte.class
+                || t == Byte.class
+                || t == boolean.class
+                || t == Boolean.class;
     }
 
     /** The stored form of a kept exception: its type and message (not its cause or stack trace). */
@@ -83,7 +160,11 @@ public final class MethodOutcomes {
         if (text.startsWith(VALUE_PREFIX) && text.endsWith("}")) {
             // The common case, in the exact form value() writes: hand the value to JSON-B directly.
             String json = text.substring(VALUE_PREFIX.length(), text.length() - 1);
-            return json.equals("null") ? null : CanonicalJson.jsonb().fromJson(json, returnType);
+            if (json.equals("null")) {
+                return null;
+            }
+            Object simple = readSimple(json);
+            return simple != null ? simple : CanonicalJson.jsonb().fromJson(json, returnType);
         }
         JsonObject o;
         try (JsonReader r = CanonicalJson.JSON.createReader(new ByteArrayInputStream(stored))) {

@@ -21,6 +21,13 @@ class HashingTest {
     }
 
     @Test
+    void theStoreKeyFormatIsPinnedBecauseStoredRecordsDependOnIt() {
+        // 4-byte big-endian length, then the UTF-8 bytes, per part (computed independently with Python's hashlib).
+        assertThat(RecordKey.of("orders.place", "", "[\"key-1\"]").storeKey())
+                .isEqualTo("91345c6417fa8115146988267088771990faf10532075c93030827c966da2482");
+    }
+
+    @Test
     void recordKeysSeparateOperationsAndScopes() {
         RecordKey k = RecordKey.of("orders.place", "alice", "key-1");
         assertThat(k.storeKey()).hasSize(64).doesNotContain("key-1");

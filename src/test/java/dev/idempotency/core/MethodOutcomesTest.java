@@ -59,6 +59,14 @@ class MethodOutcomesTest {
         int count();
 
         Loop loop();
+
+        String text();
+
+        Long boxedLong();
+
+        boolean flag();
+
+        Object anything();
     }
 
     private static MethodOutcomes outcomes(String name) throws NoSuchMethodException {
@@ -121,5 +129,84 @@ class MethodOutcomesTest {
         assertThatThrownBy(() -> o.replay(stored, KEY))
                 .isInstanceOf(IdempotencyReplayException.class)
                 .hasMessageContaining("is not run again");
+    }
+
+    /** Strings with every kind of character a JSON string can hold, escaped or not. */
+    private static List<String> awkwardStrings() {
+        java.util.Random random = new java.util.Random(42);
+        List<String> strings = new java.util.ArrayList<>(List.of(
+                "",
+                "order-1",
+                "quote \" backslash \\ slash /",
+                "tab\tline\nreturn\r",
+                "\u0000\u001f\u007f",
+                "naïve ☃ 日本 \ud83d\ude00",
+                "\"",
+                "\\",
+                "\\u0041"));
+        char[] alphabet = "ab\"\\/\b\f\n\r\t\u0000\u0001\u001fé☃\ud83d\ude00 u0".toCharArray();
+        for (int i = 0; i < 2_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int length = random.nextInt(12);
+            for (int k = 0; k < length; k++) {
+                sb.append(alphabet[random.nextInt(alphabet.length)]);
+            }
+            strings.add(sb.toString());
+        }
+        return strings;
+    }
+
+    @Test
+    void stringResultsTakeTheDirectPathBothWaysAndAgreeWithJsonB() throws Exception {
+        MethodOutcomes o = outcomes("text");
+        jakarta.json.bind.Jsonb jsonb = CanonicalJson.jsonb();
+        for (String s : awkwardStrings()) {
+            if (!s.equals(new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))) {
+                continue; // a lone surrogate does not survive UTF-8, with or without the direct path
+            }
+            byte[] stored = o.value(s);
+            String text = new String(stored, StandardCharsets.UTF_8);
+            String json = text.substring("{\"t\":\"value\",\"v\":".length(), text.length() - 1);
+            // what this version writes, JSON-B (an older version of this library) reads back...
+            assertThat(jsonb.fromJson(json, String.class))
+                    .as("JSON-B reading %s", json)
+                    .isEqualTo(s);
+            // ...and what JSON-B wrote (records stored by an older version) this version reads back.
+            byte[] writtenByJsonb =
+                    ("{\"t\":\"value\",\"v\":" + jsonb.toJson(s, String.class) + "}").getBytes(StandardCharsets.UTF_8);
+            assertThat(o.replay(writtenByJsonb, KEY)).isEqualTo(s);
+            assertThat(o.replay(stored, KEY)).isEqualTo(s);
+        }
+    }
+
+    @Test
+    void theStringReaderHandsAnythingButOneWellFormedLiteralBackToJsonB() {
+        assertThat(CanonicalJson.readStringLiteral("\"a\\u0041\\n\"")).isEqualTo("aA\n");
+        assertThat(CanonicalJson.readStringLiteral("\"a\",\"b\"")).isNull();
+        assertThat(CanonicalJson.readStringLiteral("\"a\\\"")).isNull();
+        assertThat(CanonicalJson.readStringLiteral("\"\\u00zz\"")).isNull();
+        assertThat(CanonicalJson.readStringLiteral("\"\\u00\"")).isNull();
+        assertThat(CanonicalJson.readStringLiteral("\"\\x\"")).isNull();
+        assertThat(CanonicalJson.readStringLiteral("\"")).isNull();
+        assertThat(CanonicalJson.readStringLiteral("12")).isNull();
+    }
+
+    @Test
+    void integralAndBooleanResultsRoundTripAndOtherTypesStillGoThroughJsonB() throws Exception {
+        MethodOutcomes boxed = outcomes("boxedLong");
+        for (long v : new long[] {0, -1, Long.MAX_VALUE, Long.MIN_VALUE}) {
+            assertThat(new String(boxed.value(v), StandardCharsets.UTF_8))
+                    .isEqualTo("{\"t\":\"value\",\"v\":" + v + "}");
+            assertThat(boxed.replay(boxed.value(v), KEY)).isEqualTo(v);
+        }
+        assertThat(boxed.replay(boxed.value(null), KEY)).isNull();
+        MethodOutcomes flag = outcomes("flag");
+        assertThat(flag.replay(flag.value(true), KEY)).isEqualTo(true);
+        assertThat(flag.replay(flag.value(false), KEY)).isEqualTo(false);
+        // A method declared to return Object is written with the value's type (JSON-B would write {}), and
+        // read back as JSON-B reads it into Object.
+        MethodOutcomes anything = outcomes("anything");
+        Object replayed = anything.replay(anything.value("text"), KEY);
+        assertThat(replayed).isEqualTo(CanonicalJson.jsonb().fromJson("\"text\"", Object.class));
     }
 }

@@ -64,4 +64,14 @@ class FingerprintTest {
         assertThat(Fingerprint.of("POST", "/o", null, absent, new byte[0]))
                 .isNotEqualTo(Fingerprint.of("POST", "/o", null, empty, new byte[0]));
     }
+
+    @Test
+    void theFormatIsPinnedBecauseStoredRecordsDependOnIt() {
+        // Each part as a 4-byte big-endian length and its UTF-8 bytes; a header's value count before its
+        // values (computed independently with Python's hashlib and struct).
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        headers.put("x-tenant", List.of("acme"));
+        assertThat(Fingerprint.of("POST", "/orders", "a=1", headers, b("{}")))
+                .isEqualTo("0f67306c0b19b7152c77155a1d806d6e8b956256e29fe7497daa1e0322c060f4");
+    }
 }
