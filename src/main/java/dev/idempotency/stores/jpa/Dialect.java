@@ -52,6 +52,16 @@ enum Dialect {
                 + conflictClause;
     }
 
+    /**
+     * The owner column as the fence of complete and release compares it: byte for byte, as {@code
+     * String.equals} does. PostgreSQL and H2 compare {@code VARCHAR} exactly; on MariaDB/MySQL the
+     * column's collation (by default case-insensitive, trailing spaces ignored) would apply, so there
+     * it is compared as binary. (Only the comparison: the row is found by the primary key.)
+     */
+    String exactOwner() {
+        return this == MYSQL ? "CAST(owner_token AS BINARY)" : "owner_token";
+    }
+
     /** A plain INSERT of a new claim, for the JDBC path of {@code joined} mode on H2. */
     static String plainInsert() {
         return "INSERT INTO " + IdempotencyRecordEntity.TABLE + " " + COLUMNS + " VALUES (?, ?, ?, ?, ?, NULL, ?, ?)";

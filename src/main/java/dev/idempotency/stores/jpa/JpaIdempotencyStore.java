@@ -51,6 +51,12 @@ import javax.sql.DataSource;
  *       caller's transaction for rollback.
  * </ul>
  *
+ * <p>Complete and release are one fenced statement each, compare-and-set style: an UPDATE (DELETE) of
+ * the row {@code WHERE idem_key = ? AND owner_token = ? AND status = 'IN_PROGRESS'}, the SQL form of
+ * {@link RecordLifecycle#isOwnedBy}; one row changed means done, none means the claim is not the
+ * caller's. A new key therefore costs two statements in all: the claim's INSERT and the completion's
+ * UPDATE.
+ *
  * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout} (a statement timeout, which
  * PostgreSQL applies to lock waits; MariaDB/MySQL and H2 bound them by their own {@code
  * innodb_lock_wait_timeout} and {@code LOCK_TIMEOUT}); a claim
@@ -63,6 +69,8 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private static final int ATTEMPTS = 5;
     private static final int DELETE_CHUNK = 500;
     private static final String TIMEOUT_HINT = "jakarta.persistence.query.timeout";
+    /** Stands for the fingerprint of an expected claim, which complete and release never read. */
+    private static final String UNREAD_FINGERPRINT = "(not read)";
     /** SQLStates of lock waits that timed out or were cancelled by the statement timeout. */
     private static final Set<String> TIMEOUT_STATES = Set.of("57014", "55P03", "HYT00", "70100");
     /** SQLStates of deadlocks and serialization failures: the transaction can simply run again. */
@@ -309,31 +317,99 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         return RecordLifecycle.isLive(r, now) ? Optional.of(r) : Optional.empty();
     }
 
+    /**
+     * Completes the owner's claim with one fenced statement, compare-and-set style: {@code UPDATE ...
+     * WHERE idem_key = ? AND owner_token = ? AND status = 'IN_PROGRESS'}. One row updated means the
+     * claim was the owner's and is now COMPLETED; none means it was not (released, taken over, purged,
+     * or never made), and the call returns false. No read, no row lock held before the write.
+     *
+     * <p>The rules stay {@link RecordLifecycle}'s: the WHERE clause is exactly {@link
+     * RecordLifecycle#isOwnedBy} (an IN_PROGRESS claim made by that owner, no time bound) in SQL, and the
+     * values written are those of {@link RecordLifecycle#complete} applied to that expected claim (status,
+     * expiry and outcome; the owner and the fingerprint it keeps are already in the row). See {@link
+     * #fence}.
+     */
     @Override
     public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
         Instant now = now();
-        return inMode(em -> {
-            IdempotencyRecordEntity row = lockedRow(em, key);
-            if (row == null || !RecordLifecycle.isOwnedBy(row.toRecord(), owner)) {
-                return false;
-            }
-            row.set(RecordLifecycle.complete(row.toRecord(), outcome, now, ttl), now);
-            em.flush();
-            return true;
-        });
+        IdempotencyRecord expected = expectedClaim(key, owner);
+        IdempotencyRecord done = RecordLifecycle.complete(expected, outcome, now, ttl);
+        if (!done.owner().equals(expected.owner()) || !done.fingerprint().equals(expected.fingerprint())) {
+            // The UPDATE below writes only status, expiry and outcome; a lifecycle that changed more
+            // would need this store to write it too.
+            throw new IllegalStateException("RecordLifecycle.complete changed the owner or the fingerprint of a"
+                    + " claim; the JPA store's fenced UPDATE must be extended to write them");
+        }
+        return inMode(em -> fencedTransition(
+                em.createNativeQuery("UPDATE " + IdempotencyRecordEntity.TABLE
+                                + " SET status = ?1, expires_at = ?2, outcome = ?3, updated_at = ?4 WHERE " + fence(5))
+                        .setParameter(1, done.status().name())
+                        .setParameter(2, done.expiresAt().toEpochMilli())
+                        .setParameter(3, done.outcome())
+                        .setParameter(4, now.toEpochMilli()),
+                5,
+                expected));
     }
 
+    /**
+     * Releases the owner's claim with one fenced statement: {@code DELETE ... WHERE idem_key = ? AND
+     * owner_token = ? AND status = 'IN_PROGRESS'} (the SQL form of {@link RecordLifecycle#isOwnedBy}).
+     * One row deleted means released; none means the claim was not the owner's, and the call returns
+     * false.
+     */
     @Override
     public boolean release(String key, String owner) {
-        return inMode(em -> {
-            IdempotencyRecordEntity row = lockedRow(em, key);
-            if (row == null || !RecordLifecycle.isOwnedBy(row.toRecord(), owner)) {
-                return false;
-            }
-            em.remove(row);
-            em.flush();
-            return true;
-        });
+        IdempotencyRecord expected = expectedClaim(key, owner);
+        return inMode(em -> fencedTransition(
+                em.createNativeQuery("DELETE FROM " + IdempotencyRecordEntity.TABLE + " WHERE " + fence(1)),
+                1,
+                expected));
+    }
+
+    /**
+     * The claim that {@code owner} must hold for complete and release to act. Only its key, owner and
+     * status take part in the fence (they are what {@link RecordLifecycle#isOwnedBy} checks); the
+     * fingerprint and lease end are not known without a read, and neither the fence nor {@link
+     * RecordLifecycle#complete} needs them.
+     */
+    private static IdempotencyRecord expectedClaim(String key, String owner) {
+        IdempotencyRecord expected =
+                new IdempotencyRecord(key, RecordStatus.IN_PROGRESS, owner, UNREAD_FINGERPRINT, Instant.EPOCH, null);
+        if (!RecordLifecycle.isOwnedBy(expected, owner)) {
+            throw new IllegalStateException("RecordLifecycle.isOwnedBy no longer accepts an IN_PROGRESS claim by"
+                    + " its own owner; the JPA store's fenced statements must follow its new rule");
+        }
+        return expected;
+    }
+
+    /**
+     * The WHERE clause of complete and release, {@link RecordLifecycle#isOwnedBy} in SQL: this key, an
+     * IN_PROGRESS claim, of this owner compared byte for byte ({@link Dialect#exactOwner}), with
+     * parameters {@code ?first} (key), {@code ?first+1} (owner) and {@code ?first+2} (status).
+     */
+    private String fence(int first) {
+        return "idem_key = ?" + first + " AND " + dialect.exactOwner() + " = ?" + (first + 1) + " AND status = ?"
+                + (first + 2);
+    }
+
+    /**
+     * Runs a native UPDATE or DELETE whose WHERE clause is {@link #fence}, bound from the expected
+     * claim. Native, like the claim's INSERT: the provider only binds and sends it (EclipseLink would
+     * prepare a JPQL bulk statement anew on every call), and the owner comparison can be made exact.
+     * Such statements bypass the persistence context, which is safe here: every call has a fresh entity
+     * manager that holds no copy of the row, and the unit has no shared cache ({@code
+     * SharedCacheMode.NONE}).
+     *
+     * @return whether exactly the owner's claim was changed (one row)
+     */
+    private boolean fencedTransition(jakarta.persistence.Query statement, int first, IdempotencyRecord expected) {
+        int rows = statement
+                .setParameter(first, expected.key())
+                .setParameter(first + 1, expected.owner())
+                .setParameter(first + 2, expected.status().name())
+                .setHint(TIMEOUT_HINT, timeoutMillis)
+                .executeUpdate();
+        return rows == 1;
     }
 
     /**

@@ -1,9 +1,15 @@
 package dev.idempotency.stores.jpa;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.core.Hashing;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
 import dev.idempotency.spi.MutableClock;
+import dev.idempotency.spi.RecordStatus;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 /**
  * The store contract on the JPA store (Hibernate, resource-local, separate mode) with a hand-moved
@@ -26,6 +32,27 @@ abstract class AbstractJpaStoreTest extends IdempotencyStoreContract {
     @Override
     protected void elapse(Duration d) {
         CLOCK.advance(d);
+    }
+
+    /**
+     * The fence of complete and release is a WHERE clause in SQL, so it must compare owners as {@link
+     * String#equals} does ({@code RecordLifecycle.isOwnedBy}), whatever the column's collation: on
+     * MariaDB/MySQL the default one ignores letter case and trailing spaces.
+     */
+    @Test
+    void theOwnerFenceComparesExactly() {
+        String k = Hashing.sha256Hex("exact-owner-" + System.nanoTime());
+        assertThat(jpaStore().claim(k, "Owner-1", "fp", Duration.ofMinutes(1)).claimed())
+                .isTrue();
+        byte[] outcome = "x".getBytes(StandardCharsets.UTF_8);
+        assertThat(jpaStore().complete(k, "owner-1", outcome, Duration.ofHours(1)))
+                .isFalse();
+        assertThat(jpaStore().complete(k, "Owner-1 ", outcome, Duration.ofHours(1)))
+                .isFalse();
+        assertThat(jpaStore().release(k, "OWNER-1")).isFalse();
+        assertThat(jpaStore().read(k).orElseThrow().status()).isEqualTo(RecordStatus.IN_PROGRESS);
+        assertThat(jpaStore().complete(k, "Owner-1", outcome, Duration.ofHours(1)))
+                .isTrue();
     }
 
     @Override

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The SQL the store sends, captured by a recording data source under Hibernate: a claim of a new key
- * is one INSERT and nothing else; {@code FOR UPDATE} appears only when the key exists.
+ * is one INSERT and nothing else; {@code FOR UPDATE} appears only when the key exists; complete is one
+ * fenced UPDATE and release one fenced DELETE, without any read. So a new key costs two statements.
  */
 class JpaStoreSqlTest {
 
@@ -64,9 +65,23 @@ class JpaStoreSqlTest {
                         .as("SQL of a duplicate claim")
                         .anySatisfy(sql -> assertThat(sql).startsWith("select").containsPattern(FOR_UPDATE));
 
+                assertThat(store.complete(key, "owner-2", "done".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1)))
+                        .as("another owner's complete is fenced")
+                        .isFalse();
+                assertOneFencedStatement(recording.take(), "update", "complete by another owner");
+
                 assertThat(store.complete(key, "owner-1", "done".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1)))
                         .isTrue();
+                assertOneFencedStatement(recording.take(), "update", "complete");
+
+                String released = Hashing.sha256Hex("sql-test-release-" + System.nanoTime());
+                assertThat(store.claim(released, "owner-3", "fp", Duration.ofMinutes(1))
+                                .claimed())
+                        .isTrue();
                 recording.take();
+                assertThat(store.release(released, "owner-3")).isTrue();
+                assertOneFencedStatement(recording.take(), "delete", "release");
+
                 store.read(key);
                 assertThat(lower(recording.take()))
                         .as("a plain read takes no lock")
@@ -75,6 +90,18 @@ class JpaStoreSqlTest {
                 store.close();
             }
         }
+    }
+
+    /** Exactly one statement of {@code verb}, fenced by key, owner and status: no read, no lock. */
+    private static void assertOneFencedStatement(List<String> sql, String verb, String call) {
+        List<String> statements = lower(sql);
+        assertThat(statements).as("SQL of " + call).hasSize(1);
+        assertThat(statements.get(0))
+                .as("SQL of " + call)
+                .startsWith(verb)
+                .contains("idem_key")
+                .contains("owner_token")
+                .contains("status");
     }
 
     private static List<String> lower(List<String> sql) {
