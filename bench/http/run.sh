@@ -12,7 +12,10 @@
 # Writes bench/http/results/raw.csv (one line per wrk run) and summary.csv (medians and ratios), and
 # the wrk outputs and server logs next to them. Needs java 17+, mvn, curl, wrk (Debian: apt-get install
 # wrk) and python3; for jpa, PostgreSQL on 127.0.0.1:5432 (user postgres, trust or password postgres;
-# the database bench_http is created when missing). Options: --port (8240), --results DIR.
+# the database bench_http is created when missing). Options: --port (8240), --results DIR, --db NAME
+# (the PostgreSQL database, bench_http).
+# PAYARA_JAVA_OPTS adds JVM options to Payara Micro, e.g. a profiler (see docs/benchmarks.md):
+#   PAYARA_JAVA_OPTS="-agentpath:/path/libasyncProfiler.so=start,event=wall,file=/tmp/w.collapsed,collapsed"
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -36,8 +39,9 @@ while [ $# -gt 0 ]; do
     --warmup) warmup="$2"; shift 2 ;;
     --port) port="$2"; shift 2 ;;
     --results) results="$2"; shift 2 ;;
+    --db) db="$2"; shift 2 ;;
     --no-build) build=false; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
 done
@@ -62,32 +66,10 @@ stop_server() {
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 
+# shellcheck source=payara.sh
+. "$here/payara.sh"
 start_server() { # $1 = store
-  local store="$1" args=(--nocluster --port "$port" --deploy "$target/bench.war")
-  local opts=(-Xms1g -Xmx1g "-Didempotency.store=$store")
-  if [ "$store" = jpa ]; then
-    psql -h 127.0.0.1 -U postgres -d postgres -tAc "select 1 from pg_database where datname='$db'" | grep -q 1 ||
-      createdb -h 127.0.0.1 -U postgres "$db"
-    local boot="$results/postgres-$port.asadmin"
-    cat >"$boot" <<ASADMIN
-create-jdbc-connection-pool --datasourceclassname=org.postgresql.ds.PGSimpleDataSource --restype=javax.sql.DataSource --steadypoolsize=8 --maxpoolsize=64 --property user=postgres:password=postgres:serverName=127.0.0.1:portNumber=5432:databaseName=$db bench-postgres
-set resources.jdbc-resource.jdbc/__default.pool-name=bench-postgres
-ASADMIN
-    args+=(--addlibs "$target/payara/postgresql.jar" --postbootcommandfile "$boot")
-  fi
-  local log="$results/server-$store.log"
-  java "${opts[@]}" -jar "$target/payara/payara-micro.jar" "${args[@]}" >"$log" 2>&1 &
-  server=$!
-  for _ in $(seq 1 180); do
-    kill -0 "$server" 2>/dev/null || { tail -n 40 "$log" >&2; echo "Payara Micro stopped ($log)" >&2; exit 1; }
-    if curl -fsS -o /dev/null -X POST -H 'Content-Type: application/json' -d '{}' \
-        "http://127.0.0.1:$port/bench/api/plain" 2>/dev/null; then
-      return 0
-    fi
-    sleep 1
-  done
-  echo "the benchmark WAR did not answer within 180 s ($log)" >&2
-  exit 1
+  start_payara "$1" "$port" "$target/bench.war" "$target/payara" "$results" "$db" "$results/server-$1.log"
 }
 
 # Runs wrk once and appends one line to raw.csv. $1 store, $2 scenario, $3 connections, $4 round

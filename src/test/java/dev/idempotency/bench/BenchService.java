@@ -18,4 +18,13 @@ public class BenchService {
     public String guarded(@IdempotencyKey String orderId, long amountCents) {
         return orderId + ":" + amountCents;
     }
+
+    /**
+     * Guarded with the default retention (24 hours), for replays: with the 1 ms ttl above, a replayed
+     * key would expire between calls and most "replays" would claim and run again.
+     */
+    @Idempotent(name = "bench.kept")
+    public String kept(@IdempotencyKey String orderId, long amountCents) {
+        return orderId + ":" + amountCents;
+    }
 }

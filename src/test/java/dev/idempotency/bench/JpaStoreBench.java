@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -35,7 +37,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * The JPA store's claim on PostgreSQL (127.0.0.1, schema {@code idem_jpa_bench}) against the floor: a
  * raw autocommitted JDBC INSERT of the same row. New keys: every call a fresh key. Duplicates: every
  * call a key that is already COMPLETED (the store takes its INSERT ... ON CONFLICT DO NOTHING, then the
- * SELECT ... FOR UPDATE; the raw floor is the INSERT failing on the unique key).
+ * SELECT ... FOR UPDATE; the raw floor is the INSERT failing on the unique key). A whole new key (claim
+ * and complete, what an interceptor call costs the store) is measured against a second floor: the same
+ * physical work in raw JDBC, INSERT of the claim and commit, then UPDATE of that row to COMPLETED and
+ * commit; the two run at the same time in one JMH group ({@code claimComplete}).
  *
  * <pre>mvn -Pbench verify -DskipTests -DskipITs -Djmh.args=JpaStoreBench</pre>
  */
@@ -52,6 +57,9 @@ public class JpaStoreBench {
     private static final int DUPLICATES = 1000;
     private static final String RAW_INSERT = "INSERT INTO idempotency_record (idem_key, status, owner_token,"
             + " fingerprint, expires_at, outcome, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)";
+    private static final String RAW_COMPLETE = "UPDATE idempotency_record SET status = 'COMPLETED', expires_at = ?,"
+            + " outcome = ?, updated_at = ? WHERE idem_key = ? AND owner_token = ? AND status = 'IN_PROGRESS'";
+    private static final byte[] OUTCOME = "{}".getBytes(StandardCharsets.UTF_8);
 
     private HikariDataSource ds;
     private JpaIdempotencyStore store;
@@ -109,6 +117,81 @@ public class JpaStoreBench {
         return rawInsert(newKey());
     }
 
+    /**
+     * The store's claim of a new key, in the group {@code claim} at the same time as {@link
+     * #rawInsertCommit} (2 threads each, see {@link #storeClaimComplete}).
+     */
+    @Benchmark
+    @Group("claim")
+    @GroupThreads(2)
+    public boolean storeClaim() {
+        return store.claim(newKey(), "owner", "fp", Duration.ofMinutes(1)).claimed();
+    }
+
+    /**
+     * The floor for a claim in a transaction of its own: INSERT and an explicit commit, which is one
+     * round trip more than the autocommitted {@link #rawInsertNewKey} (pgjdbc sends BEGIN with the
+     * INSERT, then COMMIT on its own).
+     */
+    @Benchmark
+    @Group("claim")
+    @GroupThreads(2)
+    public int rawInsertCommit() throws SQLException {
+        String key = newKey();
+        try (Connection c = ds.getConnection();
+                PreparedStatement insert = c.prepareStatement(RAW_INSERT)) {
+            c.setAutoCommit(false);
+            bindClaim(insert, key, System.currentTimeMillis());
+            int n = insert.executeUpdate();
+            c.commit();
+            return n;
+        }
+    }
+
+    /**
+     * The store's claim of a new key, then its completion: what one guarded call costs the store. Runs
+     * in the group {@code claimComplete} at the same time as {@link #rawInsertThenUpdate}, 2 threads
+     * each, so that both see the same machine load and the same database: on a shared machine their
+     * ratio is much steadier than the ratio of two runs taken one after the other.
+     */
+    @Benchmark
+    @Group("claimComplete")
+    @GroupThreads(2)
+    public boolean storeClaimComplete() {
+        String key = newKey();
+        store.claim(key, "owner", "fp", Duration.ofMinutes(1));
+        return store.complete(key, "owner", OUTCOME, Duration.ofHours(1));
+    }
+
+    /**
+     * The floor for claim and complete, the same physical work in raw JDBC on one pooled connection:
+     * INSERT of the claim, commit, UPDATE of the row to COMPLETED, commit (two statements, two
+     * transactions, as the store's {@code separate} mode).
+     */
+    @Benchmark
+    @Group("claimComplete")
+    @GroupThreads(2)
+    public int rawInsertThenUpdate() throws SQLException {
+        String key = newKey();
+        long now = System.currentTimeMillis();
+        try (Connection c = ds.getConnection();
+                PreparedStatement insert = c.prepareStatement(RAW_INSERT);
+                PreparedStatement update = c.prepareStatement(RAW_COMPLETE)) {
+            c.setAutoCommit(false);
+            bindClaim(insert, key, now);
+            insert.executeUpdate();
+            c.commit();
+            update.setLong(1, now + 3_600_000);
+            update.setBytes(2, OUTCOME);
+            update.setLong(3, now);
+            update.setString(4, key);
+            update.setString(5, "owner");
+            int n = update.executeUpdate();
+            c.commit();
+            return n;
+        }
+    }
+
     /** The store's claim of a key that is already COMPLETED (a replay). */
     @Benchmark
     public boolean storeDuplicate() {
@@ -132,14 +215,18 @@ public class JpaStoreBench {
         long now = System.currentTimeMillis();
         try (Connection c = ds.getConnection();
                 PreparedStatement ps = c.prepareStatement(RAW_INSERT)) {
-            ps.setString(1, key);
-            ps.setString(2, "IN_PROGRESS");
-            ps.setString(3, "owner");
-            ps.setString(4, "fp");
-            ps.setLong(5, now + 60_000);
-            ps.setLong(6, now);
-            ps.setLong(7, now);
+            bindClaim(ps, key, now);
             return ps.executeUpdate();
         }
+    }
+
+    private static void bindClaim(PreparedStatement ps, String key, long now) throws SQLException {
+        ps.setString(1, key);
+        ps.setString(2, "IN_PROGRESS");
+        ps.setString(3, "owner");
+        ps.setString(4, "fp");
+        ps.setLong(5, now + 60_000);
+        ps.setLong(6, now);
+        ps.setLong(7, now);
     }
 }
