@@ -5,14 +5,17 @@ import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import jakarta.transaction.RollbackException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.infinispan.Cache;
 import org.infinispan.commons.CacheException;
+import org.infinispan.transaction.WriteSkewException;
 
 /**
  * A store on an embedded Infinispan cache: a local cache on one node, or a clustered cache shared by
@@ -31,6 +34,13 @@ import org.infinispan.commons.CacheException;
  * <p>The compare of {@code replace} and {@code remove} is {@link IdempotencyRecord#equals}, which
  * covers every field, the owner token included, so a write that was decided on a record is applied
  * only to that exact record: this is the owner fencing.
+ *
+ * <p>On the shipped clustered configuration each write is an optimistic transaction whose write-skew
+ * check fails it, instead of applying it, when the record changed after it was read. Such a
+ * rolled-back write counts as "the condition did not hold": the store reads again and decides again.
+ * A claim that finds a record with its own owner token owns the key: its write was applied after
+ * all (a write retried across a topology change can report otherwise). Any other failure is {@link
+ * IdempotencyStoreUnavailableException}; the caller does not run.
  *
  * <p>Expiry is Infinispan's lifespan: a COMPLETED record lives exactly its ttl. An IN_PROGRESS
  * record lives its lease <em>plus a grace</em> ({@code idempotency.infinispan.claim-grace}): once the
@@ -92,16 +102,30 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
                 Instant now = clock.instant();
                 IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
                 long lifespan = saturatedAdd(millis(lease), graceMillis);
-                IdempotencyRecord existing = cache.putIfAbsent(key, claim, lifespan, TimeUnit.MILLISECONDS);
+                IdempotencyRecord existing;
+                try {
+                    existing = cache.putIfAbsent(key, claim, lifespan, TimeUnit.MILLISECONDS);
+                } catch (CacheException e) {
+                    if (isWriteConflict(e)) {
+                        continue; // rolled back, e.g. another claim of this key committed first: look again
+                    }
+                    throw e;
+                }
                 if (existing == null) {
                     return ClaimResult.claimed(claim);
+                }
+                // A claim made by this very owner (tokens are unique per call) is ours: a write that
+                // Infinispan retried across a topology change, or an attempt of this loop that was
+                // reported as failed, can have been applied after all.
+                if (RecordLifecycle.isOwnedBy(existing, owner)) {
+                    return ClaimResult.claimed(existing);
                 }
                 if (!RecordLifecycle.isClaimable(existing, now)) {
                     return ClaimResult.existing(existing);
                 }
                 // Take over the ended lease or retention, but only if the record is still the one we
                 // judged: a concurrent claim or a late complete makes this replace fail, and we re-read.
-                if (cache.replace(key, existing, claim, lifespan, TimeUnit.MILLISECONDS)) {
+                if (conditionally(() -> cache.replace(key, existing, claim, lifespan, TimeUnit.MILLISECONDS))) {
                     return ClaimResult.claimed(claim);
                 }
             }
@@ -126,7 +150,7 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
                     return false;
                 }
                 IdempotencyRecord done = RecordLifecycle.complete(existing, outcome, clock.instant(), ttl);
-                if (cache.replace(key, existing, done, millis(ttl), TimeUnit.MILLISECONDS)) {
+                if (conditionally(() -> cache.replace(key, existing, done, millis(ttl), TimeUnit.MILLISECONDS))) {
                     return true;
                 }
                 // Changed between read and replace: a takeover (the re-read then says "not owned"),
@@ -144,7 +168,7 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
                 if (!RecordLifecycle.isOwnedBy(existing, owner)) {
                     return false;
                 }
-                if (cache.remove(key, existing)) {
+                if (conditionally(() -> cache.remove(key, existing))) {
                     return true;
                 }
             }
@@ -186,6 +210,39 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
                             + " writes until it rejoins; otherwise check the cluster's health.",
                     e);
         }
+    }
+
+    /**
+     * Runs a conditional write; a write conflict (another transaction changed the record after this
+     * one read it, detected by the optimistic transaction's write-skew check) counts as "the condition
+     * did not hold": the caller re-reads and decides again.
+     */
+    private static boolean conditionally(BooleanSupplier write) {
+        try {
+            return write.getAsBoolean();
+        } catch (CacheException e) {
+            if (isWriteConflict(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Whether a failed write was rolled back, and so applied nowhere: the optimistic transaction's
+     * prepare failed, typically its write-skew check (another transaction changed the record after
+     * this one read it). Infinispan reports that as a commit failure whose causes hold a {@link
+     * RollbackException} (the {@link WriteSkewException} itself is often not among them). Any other
+     * failure (a timeout, a minority partition) is not a lost race and makes the store unavailable.
+     */
+    static boolean isWriteConflict(Throwable e) {
+        Throwable t = e;
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof WriteSkewException || t instanceof RollbackException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private IdempotencyStoreUnavailableException contended(String operation, String key) {

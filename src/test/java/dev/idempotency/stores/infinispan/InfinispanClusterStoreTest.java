@@ -17,6 +17,7 @@ import org.infinispan.configuration.cache.CacheMode;
 import org.infinispan.configuration.cache.Configuration;
 import org.infinispan.partitionhandling.PartitionHandling;
 import org.infinispan.transaction.LockingMode;
+import org.infinispan.util.concurrent.IsolationLevel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,8 +55,12 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
                 InfinispanClusterStoreTest.class.getClassLoader());
     }
 
+    /** The contract's races make optimistic transactions lose write-skew checks by the thousand. */
+    private static QuietLostRaces quiet;
+
     @BeforeAll
     static void startCluster() {
+        quiet = new QuietLostRaces();
         String hosts = "127.0.0.1[" + PORT_A + "],127.0.0.1[" + PORT_B + "]";
         String cluster = "idempotency-test-" + ProcessHandle.current().pid();
         nodeA = start(node(PORT_A, cluster, hosts));
@@ -70,6 +75,7 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
         if (nodeA != null) {
             nodeA.close();
         }
+        quiet.close();
     }
 
     /** Claims on one node, everything else on the other; racing threads alternate nodes. */
@@ -133,7 +139,10 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
         assertThat(c.clustering().cacheMode()).isEqualTo(CacheMode.DIST_SYNC);
         assertThat(c.clustering().hash().numOwners()).isEqualTo(2);
         assertThat(c.transaction().transactionMode().isTransactional()).isTrue();
-        assertThat(c.transaction().lockingMode()).isEqualTo(LockingMode.PESSIMISTIC);
+        // Optimistic + REPEATABLE_READ: the write-skew check that keeps conditional writes atomic while
+        // the topology changes (InfinispanTopologyChangeTest).
+        assertThat(c.transaction().lockingMode()).isEqualTo(LockingMode.OPTIMISTIC);
+        assertThat(c.locking().isolationLevel()).isEqualTo(IsolationLevel.REPEATABLE_READ);
         assertThat(c.clustering().partitionHandling().whenSplit()).isEqualTo(PartitionHandling.DENY_READ_WRITES);
     }
 
