@@ -113,8 +113,11 @@ public final class IdempotencyEngine {
             if (!done) {
                 LOG.log(
                         Level.WARNING,
-                        "{0}: the outcome was not stored because the claim was lost: the call ran longer than its"
-                                + " lease ({1}) and another call took the key over. Raise the lease of ''{2}''.",
+                        "{0}: the outcome was not stored because the key is no longer claimed by this call."
+                                + " Usually the call ran longer than its lease ({1}) and another call took the key"
+                                + " over: raise the lease of ''{2}''. On a clustered Infinispan store, a duplicate"
+                                + " of this call racing it while nodes joined or left can also cause it (see"
+                                + " docs/infinispan-store.md, Limitation that remains).",
                         claim.key(),
                         claim.policy().lease(),
                         claim.policy().name());
