@@ -235,7 +235,7 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
      * RollbackException} (the {@link WriteSkewException} itself is often not among them). Any other
      * failure (a timeout, a minority partition) is not a lost race and makes the store unavailable.
      */
-    static boolean isWriteConflict(Throwable e) {
+    private static boolean isWriteConflict(Throwable e) {
         Throwable t = e;
         for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
             if (t instanceof WriteSkewException || t instanceof RollbackException) {

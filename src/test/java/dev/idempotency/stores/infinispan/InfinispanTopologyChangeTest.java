@@ -24,10 +24,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.Test;
 
 /**
- * Conditional writes stay atomic while nodes join and leave (REFERENCE pitfall 13, ISPN-3422):
- * racing claims through two nodes while a third node repeatedly joins and leaves the cluster. For
- * every key, at most one claimer is told it won, and the stored record is exactly the winner's: a
- * claim reported won twice, or applied while every claimer was told it lost, fails the test.
+ * Conditional writes while nodes join and leave (REFERENCE pitfall 13, ISPN-3422, ISPN-7140): racing
+ * claims through two nodes while a third node repeatedly joins and leaves the cluster. For every key,
+ * at most one claimer is told it won; a key reported won twice fails the test. A key whose stored
+ * claim is not the winner's (a loser's claim written over it, or applied while every claimer was told
+ * it lost) is counted: Infinispan does that rarely in every cache mode, and more than {@link
+ * #MAX_OVERWRITTEN} such keys fails the test.
  */
 class InfinispanTopologyChangeTest {
 
@@ -38,7 +40,7 @@ class InfinispanTopologyChangeTest {
     private static final int MAX_OVERWRITTEN = 4;
 
     @Test
-    void claimsRacingThroughAJoinAndLeaveHaveOneWinnerMatchingTheStoredRecord() throws Exception {
+    void claimsRacingThroughAJoinAndLeaveNeverHaveTwoWinnersAndRarelyAnOverwrittenClaim() throws Exception {
         String hosts = "127.0.0.1[7812],127.0.0.1[7813],127.0.0.1[7814]";
         String cluster = "idempotency-topology-" + ProcessHandle.current().pid();
         InfinispanIdempotencyStore a =
@@ -125,17 +127,16 @@ class InfinispanTopologyChangeTest {
             for (int i = 0; i < keys; i++) {
                 Optional<IdempotencyRecord> stored = a.read(k[i]);
                 String w = winner.get(i);
-                if (w == null) {
-                    // Nobody was told it won. A stored claim is then only acceptable from a caller that
-                    // was told "unavailable": it did not run, and the claim frees itself at lease end.
-                    if (stored.isPresent() && unavailableOn.get(i) == 0) {
-                        overwritten.add("key " + i + ": stored " + stored.get().owner() + ", told " + told.get(i));
-                    }
-                } else {
+                if (w != null) {
                     assertThat(stored).as("key %d; told: %s", i, told.get(i)).isPresent();
-                    if (!stored.get().owner().equals(w)) {
-                        overwritten.add("key " + i + ": stored " + stored.get().owner() + ", told " + told.get(i));
-                    }
+                }
+                // Nobody told it won: a stored claim is only acceptable from a caller that was told
+                // "unavailable" (it did not run, and the claim frees itself at lease end).
+                boolean bad = w == null
+                        ? stored.isPresent() && unavailableOn.get(i) == 0
+                        : !stored.get().owner().equals(w);
+                if (bad) {
+                    overwritten.add("key " + i + ": stored " + stored.get().owner() + ", told " + told.get(i));
                 }
             }
             System.out.println("topology changes: " + topologyChanges.get() + ", unavailable answers: "
