@@ -8,6 +8,8 @@
 #   bash examples/shop/run.sh --postgres --store jpa          # idempotency records in PostgreSQL too
 #   bash examples/shop/run.sh --postgres --store infinispan --node 0 --port 8080   # one node of a
 #        three-node cluster on this machine (cluster.sh starts all three)
+#   bash examples/shop/run.sh --server wildfly     # on WildFly 39 instead (memory store; --store jpa
+#        uses its H2 ExampleDS through Hibernate); --postgres and --node are Payara Micro only
 #
 # Needs a JDK 17+ and Maven 3.8+. Ctrl-C stops the server. JAVA_OPTS adds JVM options, such as
 # -D<config key>=<value> for any MicroProfile Config key (they beat microprofile-config.properties).
@@ -26,8 +28,9 @@ node=""
 nodes=3
 jgroups_port=7800
 build=true
+server=payara
 
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
     --nodes) nodes="$2"; shift 2 ;;
     --jgroups-port) jgroups_port="$2"; shift 2 ;;
     --no-build) build=false; shift ;;
+    --server) server="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -52,9 +56,22 @@ case "$store" in
   *) echo "--store must be memory, jpa or infinispan (got '$store')" >&2; exit 2 ;;
 esac
 
+case "$server" in
+  payara) ;;
+  wildfly)
+    if $postgres || [ -n "$node" ]; then
+      echo "--postgres and --node need Payara Micro (the default server); see README.md for WildFly" >&2
+      exit 2
+    fi ;;
+  *) echo "--server must be payara or wildfly (got '$server')" >&2; exit 2 ;;
+esac
+
 profiles=""
 if [ "$store" = infinispan ]; then
   profiles="-Pinfinispan"   # bundles infinispan-core into the WAR
+fi
+if [ "$server" = wildfly ]; then
+  profiles="$profiles -Pwildfly"   # unpacks WildFly into target/
 fi
 
 if $build; then
@@ -70,6 +87,11 @@ if $build; then
 fi
 
 target="$here/target"
+
+if [ "$server" = wildfly ]; then
+  exec bash "$here/wildfly.sh" "$target" "$port" "$store"
+fi
+
 jar="$target/payara/payara-micro.jar"
 war="$target/shop.war"
 [ -f "$jar" ] && [ -f "$war" ] || { echo "missing $jar or $war: run without --no-build" >&2; exit 1; }

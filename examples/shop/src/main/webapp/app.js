@@ -98,6 +98,8 @@ async function placeOrder(event) {
   cells[3].textContent = meaning;
   summarize();
   if (status === 201) loadOrders();
+loadCounters();
+setInterval(loadCounters, 2000);
 }
 
 // Editing the form after sending it is a new form fill: a different order needs a different key.
@@ -138,6 +140,8 @@ async function buyAgain() {
   if (r.status === 201) {
     await fetchToken();
     loadOrders();
+loadCounters();
+setInterval(loadCounters, 2000);
   }
 }
 
@@ -191,6 +195,8 @@ async function payOrder(order) {
   out.textContent = `trade ${tradeNo}, three callbacks at once:\n` + answers.join('\n') +
     `\n${new Set(answers).size === 1 ? 'all three answers are identical' : 'answers differ'}`;
   loadOrders();
+loadCounters();
+setInterval(loadCounters, 2000);
 }
 
 // ---- 3. repayment messages ---------------------------------------------------------------------
@@ -231,6 +237,29 @@ async function deliver(event) {
     `${loan.closed ? ' (closed)' : ''}\nanswer: ${report.outcomes[0]}`);
 }
 
+async function loadCounters() {
+  let report;
+  try {
+    const r = await fetch(api('ops/counters'));
+    if (!r.ok) return;
+    report = await r.json();
+  } catch (e) {
+    return;
+  }
+  const body = $('counters').querySelector('tbody');
+  body.replaceChildren();
+  for (const o of report.operations) {
+    const released = Object.values(o.releases).reduce((a, b) => a + b, 0);
+    const tr = document.createElement('tr');
+    for (const v of [o.operation, o.executions, o.replays, o.inProgress, o.mismatches, o.missingKeys, released]) {
+      tr.appendChild(text('td', v));
+    }
+    body.appendChild(tr);
+  }
+  $('counters-store').textContent = 'store: ' + report.store
+    + (report.memoryRecords === undefined ? '' : ` (${report.memoryRecords} records held)`);
+}
+
 function show(el, s) {
   el.hidden = false;
   el.textContent = s;
@@ -248,3 +277,5 @@ $('repayment-form').addEventListener('submit', deliver);
 startFormFill();
 fetchToken();
 loadOrders();
+loadCounters();
+setInterval(loadCounters, 2000);

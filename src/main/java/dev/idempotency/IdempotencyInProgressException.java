@@ -10,21 +10,33 @@ public class IdempotencyInProgressException extends IdempotencyException {
     /**
      * @param operation the operation name
      * @param keyHash short hash of the key
-     * @param retryAfter how long until the running call's lease ends (never negative)
+     * @param retryAfter when a retry makes sense: a short hint ({@code idempotency.retry-after}),
+     *     never more than the running call's remaining lease (never negative)
      */
     public IdempotencyInProgressException(String operation, String keyHash, Duration retryAfter) {
         super(
                 operation,
                 keyHash,
-                "Operation '" + operation + "' is already running for key #" + keyHash
-                        + "; retry after it completes (at most " + retryAfter.toSeconds()
-                        + " s, when its lease ends), or set onInProgress = WAIT to wait for its outcome.",
+                "Operation '" + operation + "' is already running for key #" + keyHash + "; retry in about "
+                        + seconds(retryAfter)
+                        + " s (a retry after it completes gets its outcome), or set onInProgress = WAIT to wait for"
+                        + " its outcome.",
                 null);
         this.retryAfter = retryAfter;
     }
 
-    /** How long until the running call's lease ends: the latest moment a retry makes sense. */
+    /**
+     * How long to wait before retrying: the short hint {@code idempotency.retry-after} (default 1 s),
+     * never more than the running call's remaining lease. The HTTP layer sends it as {@code
+     * Retry-After}. A retry after the running call completed gets its outcome; a retry before gets
+     * this exception again.
+     */
     public Duration retryAfter() {
         return retryAfter;
+    }
+
+    private static long seconds(Duration d) {
+        // Whole seconds, rounded up, as Retry-After would say.
+        return d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
     }
 }

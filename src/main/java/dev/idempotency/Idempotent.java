@@ -31,7 +31,8 @@ import java.lang.annotation.Target;
  *   <li>If the record is IN_PROGRESS and its lease has ended (the first caller crashed or hung), this
  *       call takes the key over and runs the method.
  *   <li>Otherwise the first call is still running: with {@link InProgressPolicy#REJECT} the call
- *       fails at once with {@link IdempotencyInProgressException}; with {@link
+ *       fails at once with {@link IdempotencyInProgressException}, whose {@code retryAfter()} is the
+ *       short hint {@code idempotency.retry-after} (never more than the remaining lease); with {@link
  *       InProgressPolicy#WAIT} it waits up to the lease for the first call's outcome and replays it,
  *       and fails with {@code IdempotencyInProgressException} if none comes.
  * </ol>
@@ -46,6 +47,27 @@ import java.lang.annotation.Target;
  *   <li>Otherwise, unchecked exceptions ({@link RuntimeException}) and {@link Error}s release the
  *       key, and checked exceptions are kept.
  * </ol>
+ *
+ * <p>The outcome follows the transaction the method's own work ran in, whatever the interceptor
+ * priority: the first rule that applies decides.
+ *
+ * <ol>
+ *   <li>If the store writes its records in the caller's transaction (the JPA store's {@code joined}
+ *       mode), the outcome is written there when the method returns, and commits or rolls back with it.
+ *   <li>Otherwise, if the work ran in a transaction (the caller's, joined by {@code REQUIRED}, {@code
+ *       SUPPORTS}, {@code MANDATORY} or no {@code @Transactional}; or its own, begun by {@code
+ *       REQUIRED} or {@code REQUIRES_NEW}; EJB transaction attributes alike), the outcome is stored
+ *       when that transaction commits and the key is released when it rolls back. An exception that
+ *       would release the key is then kept if that transaction commits anyway ({@code dontRollbackOn},
+ *       an application exception with {@code rollback = false}): the method's work committed.
+ *   <li>Otherwise (no transaction: {@code NOT_SUPPORTED}, {@code NEVER}, bean-managed EJBs, no
+ *       transaction at all), the outcome is stored when the method returns.
+ * </ol>
+ *
+ * <p>A method returning {@code CompletionStage<T>} or {@code CompletableFuture<T>} holds its claim
+ * until the returned stage completes, then settles the stage's value or exception by the same rules;
+ * repeats get a completed or failed stage, and the guard's refusals fail the returned stage. Other
+ * asynchronous return types ({@code Future}, reactive streams) fail the deployment.
  *
  * <p>Every member can be overridden by MicroProfile Config, most specific first: {@code
  * <class>/<method>/Idempotent/<member>}, then {@code <class>/Idempotent/<member>}, then {@code

@@ -9,6 +9,7 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.AroundTimeout;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
+import java.io.Serializable;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Optional;
@@ -26,7 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 @ClusterLock(name = "")
 @Interceptor
 @Priority(ClusterLockInterceptor.PRIORITY)
-public class ClusterLockInterceptor {
+// Serializable: GlassFish's EJB container replaces a non-Serializable interceptor class of an EJB by
+// a generated Serializable subclass, which CDI cannot create (no no-argument constructor: WELD-001530).
+public class ClusterLockInterceptor implements Serializable {
 
     /** The interceptor's priority. */
     public static final int PRIORITY = 90;

@@ -8,6 +8,7 @@ import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.PolicyResolver;
 import dev.idempotency.core.Settings;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import dev.idempotency.stores.memory.MemoryStoreLimits;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -19,8 +20,9 @@ import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Finds every {@link Idempotent} method at deployment and validates it (durations, key readability,
@@ -29,21 +31,40 @@ import java.util.Map;
  */
 public class IdempotencyExtension implements Extension {
 
-    private final Map<Method, Class<?>> guarded = new LinkedHashMap<>();
+    /** Every guarded (bean class, method): a method inherited by two beans is validated for each. */
+    private final Set<Guarded> guarded = new LinkedHashSet<>();
+
+    private record Guarded(Class<?> beanClass, Method method) {}
 
     void priority(@Observes ProcessAnnotatedType<IdempotentInterceptor> pat) {
         int priority = new GlobalSettings(MicroProfileSettings.current()).interceptorPriority();
         if (priority != GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY) {
-            pat.configureAnnotatedType()
-                    .remove(a -> a.annotationType() == Priority.class)
-                    .add(new PriorityLiteral(priority));
+            setPriority(pat, priority);
         }
+    }
+
+    void workPriority(@Observes ProcessAnnotatedType<IdempotentWorkInterceptor> pat) {
+        int priority;
+        try {
+            priority = new GlobalSettings(MicroProfileSettings.current()).workInterceptorPriority();
+        } catch (IdempotencyConfigurationException e) {
+            return; // reported by validate(), with every other configuration problem
+        }
+        if (priority != GlobalSettings.DEFAULT_WORK_INTERCEPTOR_PRIORITY) {
+            setPriority(pat, priority);
+        }
+    }
+
+    private static void setPriority(ProcessAnnotatedType<?> pat, int priority) {
+        pat.configureAnnotatedType()
+                .remove(a -> a.annotationType() == Priority.class)
+                .add(new PriorityLiteral(priority));
     }
 
     <T> void collect(@Observes @WithAnnotations(Idempotent.class) ProcessAnnotatedType<T> pat) {
         AnnotatedType<T> type = pat.getAnnotatedType();
         Class<T> cls = type.getJavaClass();
-        if (cls == IdempotentInterceptor.class) {
+        if (cls == IdempotentInterceptor.class || cls == IdempotentWorkInterceptor.class) {
             return;
         }
         boolean classLevel = cls.isAnnotationPresent(Idempotent.class);
@@ -57,28 +78,35 @@ public class IdempotencyExtension implements Extension {
                 continue;
             }
             if (method.isAnnotationPresent(Idempotent.class) || (classLevel && Modifier.isPublic(mod))) {
-                guarded.put(method, cls);
+                guarded.add(new Guarded(cls, method));
             }
         }
     }
 
     void validate(@Observes AfterDeploymentValidation adv, BeanManager bm) {
         Settings settings = MicroProfileSettings.current();
-        try {
-            StoreSelector.bean(bm, new GlobalSettings(settings).store());
-            new GlobalSettings(settings).purgeInterval();
-            new GlobalSettings(settings).purgeBatchSize();
-        } catch (IdempotencyConfigurationException e) {
-            adv.addDeploymentProblem(e);
+        GlobalSettings global = new GlobalSettings(settings);
+        for (Runnable check : List.<Runnable>of(
+                () -> StoreSelector.bean(bm, global.store()),
+                global::purgeInterval,
+                global::purgeBatchSize,
+                global::retryAfter,
+                global::workInterceptorPriority,
+                () -> MemoryStoreLimits.from(settings))) {
+            try {
+                check.run();
+            } catch (IdempotencyConfigurationException e) {
+                adv.addDeploymentProblem(e);
+            }
         }
         PolicyResolver policies = new PolicyResolver(settings);
         // Plans are built against a throwaway engine only to surface errors now; the runtime builds its own.
         IdempotencyEngine probe = new IdempotencyEngine(new MemoryIdempotencyStore());
-        for (Map.Entry<Method, Class<?>> e : guarded.entrySet()) {
+        for (Guarded g : guarded) {
             try {
-                Idempotent annotation = effectiveAnnotation(e.getKey(), e.getValue());
+                Idempotent annotation = effectiveAnnotation(g.method(), g.beanClass());
                 if (annotation != null) {
-                    GuardedMethod.plan(e.getKey(), policies.resolve(e.getKey(), annotation), probe);
+                    GuardedMethod.plan(g.method(), policies.resolve(g.method(), annotation), probe);
                 }
             } catch (IdempotencyConfigurationException ex) {
                 adv.addDeploymentProblem(ex);

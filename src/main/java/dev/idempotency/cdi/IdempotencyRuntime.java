@@ -5,21 +5,26 @@ import dev.idempotency.Idempotent;
 import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
+import dev.idempotency.core.IdempotencyObserver;
 import dev.idempotency.core.PolicyResolver;
 import dev.idempotency.core.Settings;
 import dev.idempotency.core.Settlement;
+import dev.idempotency.core.WorkTransactions;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import dev.idempotency.stores.memory.MemoryStoreLimits;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,10 +43,19 @@ public class IdempotencyRuntime {
 
     private static final System.Logger LOG = System.getLogger(IdempotencyRuntime.class.getName());
 
-    private final ConcurrentHashMap<Method, GuardedMethod> plans = new ConcurrentHashMap<>();
+    /**
+     * Plans per bean class, then per method: the class-level {@code @Idempotent} (name prefix, lease,
+     * keepOn) is read from the bean class, so two beans inheriting one method get a plan each.
+     */
+    private final ConcurrentHashMap<Class<?>, ConcurrentHashMap<Method, GuardedMethod>> plans =
+            new ConcurrentHashMap<>();
 
     @Inject
     BeanManager beanManager;
+
+    /** The operations tooling (metrics) that observes the engine, when the application has one. */
+    @Inject
+    Instance<IdempotencyObserver> observers;
 
     private Settings settings;
     private PolicyResolver policies;
@@ -55,8 +69,8 @@ public class IdempotencyRuntime {
         settings = MicroProfileSettings.current();
         policies = new PolicyResolver(settings);
         GlobalSettings global = new GlobalSettings(settings);
-        engine = new IdempotencyEngine(selectStore(global.store()));
-        settlement = TransactionSettlement.lookup();
+        engine = new IdempotencyEngine(selectStore(global.store()), global.retryAfter(), observer());
+        settlement = TransactionSettlement.lookup(global.transactionRegistry());
         schedulePurge(global.purgeInterval(), global.purgeBatchSize());
     }
 
@@ -93,13 +107,31 @@ public class IdempotencyRuntime {
         return policies;
     }
 
-    /** The cached plan of a guarded method; built on first use. */
+    /** The cached plan of a guarded method of a bean class; built on first use. */
     GuardedMethod plan(Method method, Class<?> targetClass) {
-        GuardedMethod plan = plans.get(method);
+        ConcurrentHashMap<Method, GuardedMethod> ofClass = plans.get(targetClass);
+        if (ofClass == null) {
+            ofClass = plans.computeIfAbsent(targetClass, c -> new ConcurrentHashMap<>());
+        }
+        GuardedMethod plan = ofClass.get(method);
         if (plan == null) {
-            plan = plans.computeIfAbsent(method, m -> newPlan(m, targetClass));
+            plan = ofClass.computeIfAbsent(method, m -> newPlan(m, targetClass));
         }
         return plan;
+    }
+
+    /** Reports the transaction the current thread runs in to a guarded call's work. */
+    void watch(WorkTransactions work) {
+        if (settlement instanceof TransactionSettlement transactions) {
+            transactions.watch(work);
+        } else {
+            work.ranWithoutTransaction();
+        }
+    }
+
+    /** Settles with the transaction around the caller: for entry points that cannot watch the body. */
+    Settlement settlement() {
+        return settlement;
     }
 
     private GuardedMethod newPlan(Method method, Class<?> targetClass) {
@@ -110,11 +142,15 @@ public class IdempotencyRuntime {
         return GuardedMethod.plan(method, policies.resolve(method, annotation), engine, settlement);
     }
 
+    private IdempotencyObserver observer() {
+        return observers != null && observers.isResolvable() ? observers.get() : IdempotencyObserver.NONE;
+    }
+
     @SuppressWarnings("unchecked")
     private IdempotencyStore selectStore(String name) {
         Bean<?> bean = StoreSelector.bean(beanManager, name);
         if (bean == null) {
-            return new MemoryIdempotencyStore();
+            return new MemoryIdempotencyStore(Clock.systemUTC(), MemoryStoreLimits.from(settings));
         }
         Bean<IdempotencyStore> b = (Bean<IdempotencyStore>) bean;
         BeanManager seeing = StoreSelector.managerSeeing(beanManager, name);

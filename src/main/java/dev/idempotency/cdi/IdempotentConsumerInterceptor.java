@@ -11,6 +11,7 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
+import java.io.Serializable;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,19 +28,25 @@ import java.util.concurrent.ConcurrentHashMap;
 @IdempotentConsumer(name = "")
 @Interceptor
 @Priority(IdempotentConsumerInterceptor.PRIORITY)
-public class IdempotentConsumerInterceptor {
+// Serializable: GlassFish's EJB container replaces a non-Serializable interceptor class of an EJB by
+// a generated Serializable subclass, which CDI cannot create (no no-argument constructor: WELD-001530).
+public class IdempotentConsumerInterceptor implements Serializable {
 
     /** The interceptor's priority. */
     public static final int PRIORITY = 95;
 
     private final Toolkit toolkit;
-    private final Settlement settlement = TransactionSettlement.lookup();
+    private final Settlement settlement;
     private final ConcurrentHashMap<Method, Plan> plans = new ConcurrentHashMap<>();
 
-    /** @param toolkit the application's toolkit services */
+    /**
+     * @param toolkit the application's toolkit services
+     * @param runtime the application's runtime, which knows the JTA transactions
+     */
     @Inject
-    public IdempotentConsumerInterceptor(Toolkit toolkit) {
+    public IdempotentConsumerInterceptor(Toolkit toolkit, IdempotencyRuntime runtime) {
         this.toolkit = toolkit;
+        this.settlement = runtime.settlement();
     }
 
     /** Handles one delivery. */

@@ -7,19 +7,23 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
+import java.io.Serializable;
 
 /**
  * Guards {@link Idempotent} methods of CDI beans and EJB session beans.
  *
  * <p>Priority {@code PLATFORM_BEFORE + 100} ({@link GlobalSettings#DEFAULT_INTERCEPTOR_PRIORITY}),
  * changeable with {@code idempotency.interceptor.priority}: it runs before {@code @Transactional} (200),
- * so the outcome is stored after the business transaction committed, and around Fault Tolerance, so
- * a series of retries is one guarded execution.
+ * so a replay returns before a transaction begins, and around Fault Tolerance, so a series of retries
+ * is one guarded execution. Whatever the priority, an owned call is settled by the transaction its
+ * method body ran in, which {@link IdempotentWorkInterceptor} reports from next to the body.
  */
 @Idempotent
 @Interceptor
 @Priority(GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY)
-public class IdempotentInterceptor {
+// Serializable: GlassFish's EJB container replaces a non-Serializable interceptor class of an EJB by
+// a generated Serializable subclass, which CDI cannot create (no no-argument constructor: WELD-001530).
+public class IdempotentInterceptor implements Serializable {
 
     private final IdempotencyRuntime runtime;
 
@@ -35,7 +39,12 @@ public class IdempotentInterceptor {
         if (OuterGuard.claimedByOuter(ic.getMethod())) {
             return ic.proceed();
         }
-        return runtime.plan(ic.getMethod(), targetClass(ic)).invoke(ic.getParameters(), ic::proceed);
+        return runtime.plan(ic.getMethod(), targetClass(ic)).invoke(ic.getParameters(), work -> {
+            if (work != null) {
+                ic.getContextData().put(IdempotentWorkInterceptor.WORK, work);
+            }
+            return ic.proceed();
+        });
     }
 
     private static Class<?> targetClass(InvocationContext ic) {

@@ -14,6 +14,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -122,7 +123,7 @@ public final class CanonicalJson {
         } else if (v instanceof Collection<?> c) {
             appendAll(sb, c);
         } else if (v instanceof Object[] a) {
-            appendAll(sb, List.of(a));
+            appendAll(sb, Arrays.asList(a));
         } else if (v instanceof JsonValue j) {
             appendJson(sb, j);
         } else {

@@ -14,8 +14,21 @@ public sealed interface Claim {
      * @param owner this call's owner token
      * @param policy the operation's policy
      * @param tookOver whether the claim took over an IN_PROGRESS record whose lease had ended
+     * @param events where the call's completion or release is reported
      */
-    record Owned(RecordKey key, String owner, OperationPolicy policy, boolean tookOver) implements Claim {}
+    record Owned(RecordKey key, String owner, OperationPolicy policy, boolean tookOver, OperationEvents events)
+            implements Claim {
+
+        /** Checks the fields. */
+        public Owned {
+            java.util.Objects.requireNonNull(events, "events");
+        }
+
+        /** An owned claim whose completion and release are not reported. */
+        public Owned(RecordKey key, String owner, OperationPolicy policy, boolean tookOver) {
+            this(key, owner, policy, tookOver, OperationEvents.NONE);
+        }
+    }
 
     /**
      * The operation completed before: hand back the stored outcome, do not run it.

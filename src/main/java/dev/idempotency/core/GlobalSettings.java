@@ -22,6 +22,10 @@ public final class GlobalSettings {
     public static final String PURGE_INTERVAL = "idempotency.purge.interval";
     /** How many expired records one purge run deletes at most. */
     public static final String PURGE_BATCH_SIZE = "idempotency.purge.batch-size";
+    /** The retry hint given to a call refused because the same key is in progress. */
+    public static final String RETRY_AFTER = "idempotency.retry-after";
+    /** JNDI name of the JTA {@code TransactionSynchronizationRegistry}. */
+    public static final String TRANSACTION_REGISTRY = "idempotency.transaction-registry";
 
     /** Default of {@link #STORE}. */
     public static final String DEFAULT_STORE = "memory";
@@ -31,11 +35,23 @@ public final class GlobalSettings {
     public static final Duration DEFAULT_LEASE = Duration.ofMinutes(1);
     /**
      * Default of {@link #INTERCEPTOR_PRIORITY}: {@code PLATFORM_BEFORE + 100}. Below {@code
-     * @Transactional} (200), so a CDI method's outcome is stored only after its transaction committed,
-     * and outside Fault Tolerance ({@code PLATFORM_AFTER + 10}), so a series of retries is one
-     * guarded execution.
+     * @Transactional} (200), so a replay returns before any transaction begins, and outside Fault
+     * Tolerance ({@code PLATFORM_AFTER + 10}), so a series of retries is one guarded execution. The
+     * outcome follows the transaction the method's own work ran in whatever this priority (see
+     * {@link #DEFAULT_WORK_INTERCEPTOR_PRIORITY}).
      */
     public static final int DEFAULT_INTERCEPTOR_PRIORITY = 100;
+    /**
+     * Priority of the second, inner interceptor that watches which transaction a guarded method's body
+     * runs in: {@code LIBRARY_AFTER + 900}, after {@code @Transactional} (200) and every application
+     * interceptor, so it sees the transaction the body itself runs in. When {@link
+     * #INTERCEPTOR_PRIORITY} is set at or above it, it moves to just after that.
+     */
+    public static final int DEFAULT_WORK_INTERCEPTOR_PRIORITY = 3900;
+    /** Default of {@link #RETRY_AFTER}: one second, a typical call's duration. */
+    public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+    /** Default of {@link #TRANSACTION_REGISTRY}: where Jakarta EE servers bind it. */
+    public static final String DEFAULT_TRANSACTION_REGISTRY = "java:comp/TransactionSynchronizationRegistry";
     /** Default of {@link #PURGE_INTERVAL}. */
     public static final Duration DEFAULT_PURGE_INTERVAL = Duration.ofMinutes(5);
     /** Default of {@link #PURGE_BATCH_SIZE}. */
@@ -68,6 +84,29 @@ public final class GlobalSettings {
         return settings.get(INTERCEPTOR_PRIORITY)
                 .map(v -> integer(INTERCEPTOR_PRIORITY, v))
                 .orElse(DEFAULT_INTERCEPTOR_PRIORITY);
+    }
+
+    /** The priority of the inner interceptor: after the guard's and after {@code @Transactional}. */
+    public int workInterceptorPriority() {
+        int guard = interceptorPriority();
+        if (guard == Integer.MAX_VALUE) {
+            throw new IdempotencyConfigurationException("Config key '" + INTERCEPTOR_PRIORITY + "' is " + guard
+                    + "; set it below " + Integer.MAX_VALUE + ", such as 100 (the default) or 1000.");
+        }
+        return Math.max(DEFAULT_WORK_INTERCEPTOR_PRIORITY, guard + 1);
+    }
+
+    /** The retry hint for in-progress refusals. */
+    public Duration retryAfter() {
+        return settings.get(RETRY_AFTER).map(v -> duration(RETRY_AFTER, v)).orElse(DEFAULT_RETRY_AFTER);
+    }
+
+    /** The JNDI name of the transaction synchronization registry. */
+    public String transactionRegistry() {
+        return settings.get(TRANSACTION_REGISTRY)
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .orElse(DEFAULT_TRANSACTION_REGISTRY);
     }
 
     /** The purge interval. */

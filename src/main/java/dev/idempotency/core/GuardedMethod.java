@@ -1,15 +1,46 @@
 package dev.idempotency.core;
 
 import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.IdempotencyException;
 import dev.idempotency.IdempotencyKeyMissingException;
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 
 /**
  * The per-method plan of a guarded method: its policy, how to read its key, how to store its
  * outcome. Built once per method (at deployment, so that errors show then) and reused for every call.
+ *
+ * <p>An owned call is settled by the transactions its own work ran in, as reported through {@link
+ * WorkTransactions}: the outcome is stored once that work is durable, and the key released if it was
+ * undone. When the throw decides, the first matching rule applies:
+ *
+ * <ol>
+ *   <li>An exception the policy keeps is stored, once the work is durable; if every transaction the
+ *       work ran in rolled back, the key is released.
+ *   <li>Otherwise, if the work ran in a transaction, the exception is stored if that transaction
+ *       committed (the method's work is there to stay, so running it again would repeat it), and the
+ *       key is released if it rolled back.
+ *   <li>Otherwise the key is released at once.
+ * </ol>
+ *
+ * <p>A method returning {@code CompletionStage<T>} or {@code CompletableFuture<T>} holds its claim
+ * until the returned stage completes; its value (of type {@code T}) or its exception is then settled
+ * by the same rules, and a repeat gets a completed (or failed) stage. Its guard decisions (in
+ * progress, key mismatch, missing key, store unavailable, replayed exceptions) fail the returned
+ * stage instead of being thrown. Other asynchronous return types are refused when planning.
  */
 public final class GuardedMethod {
 
@@ -17,19 +48,27 @@ public final class GuardedMethod {
     private final KeyReader keys;
     private final MethodOutcomes outcomes;
     private final IdempotencyEngine engine;
-    private final Settlement settlement;
+    private final Settlement fallback;
+    private final boolean joinsCallerTransaction;
+    private final boolean stage;
+    private final OperationEvents events;
 
     private GuardedMethod(
             OperationPolicy policy,
             KeyReader keys,
             MethodOutcomes outcomes,
             IdempotencyEngine engine,
-            Settlement settlement) {
+            Settlement fallback,
+            boolean joinsCallerTransaction,
+            boolean stage) {
         this.policy = policy;
         this.keys = keys;
         this.outcomes = outcomes;
         this.engine = engine;
-        this.settlement = settlement;
+        this.fallback = fallback;
+        this.joinsCallerTransaction = joinsCallerTransaction;
+        this.stage = stage;
+        this.events = engine.events(policy.name());
     }
 
     /**
@@ -42,24 +81,25 @@ public final class GuardedMethod {
     }
 
     /**
-     * Plans a method whose outcome is settled by {@code settlement} (for example when the
-     * surrounding transaction commits).
+     * Plans a method.
      *
+     * @param fallback how to settle a call whose body nobody watched (its {@link WorkTransactions}
+     *     was never reached): for example with the transaction around the guard
      * @throws IdempotencyConfigurationException the method cannot be guarded as declared
      */
     public static GuardedMethod plan(
-            Method method, OperationPolicy policy, IdempotencyEngine engine, Settlement settlement) {
-        Class<?> rt = method.getReturnType();
-        if (CompletionStage.class.isAssignableFrom(rt) || Future.class.isAssignableFrom(rt)) {
-            throw new IdempotencyConfigurationException("@Idempotent on " + PolicyResolver.describe(method)
-                    + ": asynchronous return types (" + rt.getSimpleName()
-                    + ") are not supported, because the outcome is not known when the method returns; guard"
-                    + " the synchronous method that does the work instead.");
-        }
-        // A store that writes in the caller's transaction already commits or rolls back with it:
-        // deferring the completion to after the commit would write it outside that transaction.
-        Settlement settles = engine.store().joinsCallerTransaction(policy.name()) ? Settlement.IMMEDIATE : settlement;
-        return new GuardedMethod(policy, KeyReader.of(method), new MethodOutcomes(method), engine, settles);
+            Method method, OperationPolicy policy, IdempotencyEngine engine, Settlement fallback) {
+        boolean stage = isStage(method);
+        MethodOutcomes outcomes =
+                stage ? new MethodOutcomes(method, stageValueType(method)) : new MethodOutcomes(method);
+        return new GuardedMethod(
+                policy,
+                KeyReader.of(method),
+                outcomes,
+                engine,
+                fallback,
+                engine.store().joinsCallerTransaction(policy.name()),
+                stage);
     }
 
     /** The merged policy. */
@@ -74,36 +114,130 @@ public final class GuardedMethod {
      * @param next runs the method
      */
     public Object invoke(Object[] args, Invocation next) throws Exception {
+        Claim claim;
+        try {
+            claim = begin(args);
+        } catch (IdempotencyException e) {
+            if (stage) {
+                return CompletableFuture.failedFuture(e);
+            }
+            throw e;
+        }
+        if (claim == null) {
+            return next.proceed(null);
+        }
+        if (claim instanceof Claim.Replay replay) {
+            return replay(replay);
+        }
+        Claim.Owned owned = (Claim.Owned) claim;
+        WorkTransactions work = new WorkTransactions();
+        Object result;
+        try {
+            result = next.proceed(work);
+        } catch (Exception e) {
+            settleFailure(owned, work, e);
+            throw e;
+        } catch (Error e) {
+            settleFailure(owned, work, e);
+            throw e;
+        }
+        if (stage && result != null) {
+            return settleWhenComplete(owned, work, (CompletionStage<?>) result);
+        }
+        settleValue(owned, work, outcomes.value(result));
+        return result;
+    }
+
+    /** Claims the key, or decides a replay; {@code null} when the call runs unguarded. */
+    private Claim begin(Object[] args) {
         String key = keys.read(args);
         if (key == null && keys.hasKeys()) {
             if (policy.required()) {
+                events.keyMissing();
                 throw new IdempotencyKeyMissingException(
                         policy.name(),
                         keys.describeMissing(args) + "; pass a non-blank value, or set required = false to run"
                                 + " such calls unguarded.");
             }
-            return next.proceed();
+            return null;
         }
         String fingerprint = fingerprint(args);
         RecordKey recordKey = RecordKey.of(policy.name(), "", key == null ? fingerprint : key);
-        Claim claim = engine.begin(policy, recordKey, fingerprint);
-        if (claim instanceof Claim.Replay replay) {
-            return outcomes.replay(replay.outcome(), recordKey);
+        return engine.begin(policy, recordKey, fingerprint, events);
+    }
+
+    private Object replay(Claim.Replay replay) throws Exception {
+        if (!stage) {
+            return outcomes.replay(replay.outcome(), replay.key());
         }
-        Claim.Owned owned = (Claim.Owned) claim;
-        Object result;
         try {
-            result = next.proceed();
+            return CompletableFuture.completedFuture(outcomes.replay(replay.outcome(), replay.key()));
         } catch (Exception e) {
-            settleFailure(owned, e);
-            throw e;
-        } catch (Error e) {
-            settleFailure(owned, e);
-            throw e;
+            return CompletableFuture.failedFuture(e);
         }
-        byte[] stored = outcomes.value(result);
-        settlement.afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned));
-        return result;
+    }
+
+    /**
+     * The stage the caller gets: it completes as the method's stage did (the same value, or the same
+     * exception object), but only after the outcome was settled, so a caller who saw it complete and
+     * retries at once gets the replay.
+     */
+    private CompletableFuture<Object> settleWhenComplete(
+            Claim.Owned owned, WorkTransactions work, CompletionStage<?> result) {
+        CompletableFuture<Object> out = new CompletableFuture<>();
+        result.whenComplete((value, failure) -> {
+            try {
+                if (failure == null) {
+                    settleValue(owned, work, outcomes.value(value));
+                } else {
+                    settleFailure(owned, work, unwrap(failure));
+                }
+            } finally {
+                if (failure == null) {
+                    out.complete(value);
+                } else {
+                    out.completeExceptionally(failure);
+                }
+            }
+        });
+        return out;
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        Throwable cause = t;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /** How a call settles: in a joined store's transaction now, else as its watched work says. */
+    private Settlement settlement(WorkTransactions work) {
+        if (joinsCallerTransaction) {
+            // The store writes in the caller's transaction, which already commits or rolls back with it.
+            return Settlement.IMMEDIATE;
+        }
+        return work.reached() ? work : fallback;
+    }
+
+    private void settleValue(Claim.Owned owned, WorkTransactions work, byte[] stored) {
+        settlement(work)
+                .afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned, ReleaseCause.ROLLBACK));
+    }
+
+    private void settleFailure(Claim.Owned owned, WorkTransactions work, Throwable t) {
+        Settlement settles;
+        if (policy.exceptions().keeps(t)) {
+            settles = settlement(work);
+        } else if (work.ranInTransaction()) {
+            settles = joinsCallerTransaction ? Settlement.IMMEDIATE : work.transactionsOnly();
+        } else {
+            engine.release(owned, ReleaseCause.EXCEPTION);
+            return;
+        }
+        byte[] stored = outcomes.exception(t);
+        settles.afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned, ReleaseCause.ROLLBACK));
     }
 
     /**
@@ -124,12 +258,71 @@ public final class GuardedMethod {
         }
     }
 
-    private void settleFailure(Claim.Owned owned, Throwable t) {
-        if (policy.exceptions().keeps(t)) {
-            byte[] stored = outcomes.exception(t);
-            settlement.afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned));
-        } else {
-            engine.release(owned);
+    /**
+     * Whether the method returns a stage the guard waits for; refuses every other asynchronous return
+     * type, whose outcome the guard cannot observe.
+     */
+    private static boolean isStage(Method method) {
+        Class<?> rt = method.getReturnType();
+        if (rt == CompletionStage.class || rt == CompletableFuture.class) {
+            return true;
         }
+        String refusal = null;
+        if (CompletionStage.class.isAssignableFrom(rt)) {
+            refusal = "its return type " + rt.getName() + " is a CompletionStage the guard cannot hand back on a"
+                    + " replay; declare CompletionStage<T> or CompletableFuture<T>";
+        } else if (Future.class.isAssignableFrom(rt)) {
+            refusal = "its return type " + rt.getName() + " is a Future, whose outcome cannot be observed without"
+                    + " blocking; return CompletionStage<T>, or guard the synchronous method that does the work";
+        } else if (isReactive(rt)) {
+            refusal = "its return type " + rt.getName() + " is a reactive stream, whose outcome is not one value;"
+                    + " return CompletionStage<T>, or guard the synchronous method that does the work";
+        }
+        if (refusal != null) {
+            throw new IdempotencyConfigurationException(
+                    "@Idempotent on " + PolicyResolver.describe(method) + " cannot be supported: " + refusal + ".");
+        }
+        return false;
+    }
+
+    /** Flow.Publisher, Reactive Streams, Mutiny, Reactor and RxJava types, recognised without depending on them. */
+    private static boolean isReactive(Class<?> type) {
+        Deque<Class<?>> todo = new ArrayDeque<>();
+        Set<Class<?>> seen = new HashSet<>();
+        todo.add(type);
+        while (!todo.isEmpty()) {
+            Class<?> c = todo.poll();
+            if (!seen.add(c)) {
+                continue;
+            }
+            String name = c.getName();
+            if (c == Flow.Publisher.class
+                    || name.equals("org.reactivestreams.Publisher")
+                    || name.startsWith("io.smallrye.mutiny.")
+                    || name.startsWith("reactor.core.publisher.")
+                    || name.startsWith("io.reactivex.")) {
+                return true;
+            }
+            if (c.getSuperclass() != null) {
+                todo.add(c.getSuperclass());
+            }
+            todo.addAll(Arrays.asList(c.getInterfaces()));
+        }
+        return false;
+    }
+
+    /** {@code T} of {@code CompletionStage<T>}; {@code Object} when it is not declared. */
+    private static Type stageValueType(Method method) {
+        Type t = method.getGenericReturnType();
+        if (t instanceof ParameterizedType p) {
+            Type arg = p.getActualTypeArguments()[0];
+            if (arg instanceof WildcardType w) {
+                arg = w.getUpperBounds()[0];
+            }
+            if (arg instanceof Class<?> || arg instanceof ParameterizedType) {
+                return arg;
+            }
+        }
+        return Object.class;
     }
 }

@@ -32,12 +32,45 @@ public final class IdempotencyEngine {
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final IdempotencyStore store;
+    private final Duration retryAfter;
+    private final IdempotencyObserver observer;
+    private final boolean timed;
     private final String tokenPrefix;
     private final AtomicLong tokenCounter = new AtomicLong();
 
     /** @param store where records live */
     public IdempotencyEngine(IdempotencyStore store) {
+        this(store, GlobalSettings.DEFAULT_RETRY_AFTER, IdempotencyObserver.NONE);
+    }
+
+    /**
+     * @param store where records live
+     * @param retryAfter the retry hint of an in-progress refusal ({@code idempotency.retry-after})
+     */
+    public IdempotencyEngine(IdempotencyStore store, Duration retryAfter) {
+        this(store, retryAfter, IdempotencyObserver.NONE);
+    }
+
+    /**
+     * @param store where records live
+     * @param observer receives every decision and store call (metrics)
+     */
+    public IdempotencyEngine(IdempotencyStore store, IdempotencyObserver observer) {
+        this(store, GlobalSettings.DEFAULT_RETRY_AFTER, observer);
+    }
+
+    /**
+     * @param store where records live
+     * @param retryAfter the retry hint of an in-progress refusal ({@code idempotency.retry-after}); a
+     *     refusal never suggests more than the running call's remaining lease
+     * @param observer receives every decision and store call (metrics)
+     */
+    public IdempotencyEngine(IdempotencyStore store, Duration retryAfter, IdempotencyObserver observer) {
         this.store = Objects.requireNonNull(store, "store");
+        this.retryAfter = Objects.requireNonNull(retryAfter, "retryAfter");
+        this.observer = Objects.requireNonNull(observer, "observer");
+        this.timed = observer.timesStoreCalls();
+        observer.attached(store);
         byte[] random = new byte[12];
         new SecureRandom().nextBytes(random);
         // 96 random bits per engine, then a counter: unique across nodes and restarts, and far cheaper
@@ -50,35 +83,68 @@ public final class IdempotencyEngine {
         return store;
     }
 
+    /** The observer this engine reports to. */
+    public IdempotencyObserver observer() {
+        return observer;
+    }
+
+    /**
+     * The events handle of an operation. Entry points call this once per operation, when they plan
+     * it, and pass the handle to {@link #begin(OperationPolicy, RecordKey, String, OperationEvents)}.
+     */
+    public OperationEvents events(String operation) {
+        return observer.operation(operation);
+    }
+
+    /**
+     * Like {@link #begin(OperationPolicy, RecordKey, String, OperationEvents)}, looking the operation's
+     * events up on every call; entry points hold the handle instead.
+     */
+    public Claim begin(OperationPolicy policy, RecordKey key, String fingerprint) {
+        return begin(policy, key, fingerprint, events(policy.name()));
+    }
+
     /**
      * Decides what a call with this key and fingerprint does.
      *
+     * @param events where the decision is reported (the operation's handle from {@link #events})
      * @return {@link Claim.Owned} when the call must run, {@link Claim.Replay} when it must replay
      * @throws IdempotencyKeyMismatchException the key's record was made with another fingerprint
      * @throws IdempotencyInProgressException another call holds the key (REJECT, or WAIT timed out)
      * @throws IdempotencyStoreUnavailableException the store failed; the call must not run
      */
-    public Claim begin(OperationPolicy policy, RecordKey key, String fingerprint) {
+    public Claim begin(OperationPolicy policy, RecordKey key, String fingerprint, OperationEvents events) {
         String owner = tokenPrefix + Long.toString(tokenCounter.incrementAndGet(), 36);
         long waitStarted = 0;
         long pause = FIRST_PAUSE_NANOS;
         while (true) {
-            ClaimResult result = claim(policy, key, owner, fingerprint);
+            ClaimResult result;
+            try {
+                result = claim(policy, key, owner, fingerprint);
+            } catch (IdempotencyStoreUnavailableException e) {
+                events.storeUnavailable();
+                throw e;
+            }
             IdempotencyRecord record = result.record();
             if (result.claimed()) {
-                return new Claim.Owned(key, owner, policy, false);
+                boolean tookOver = RecordLifecycle.isTakeover(result.replaced());
+                events.executed(tookOver);
+                return new Claim.Owned(key, owner, policy, tookOver, events);
             }
             if (!record.fingerprint().equals(fingerprint)) {
                 LOG.log(Level.DEBUG, "{0}: key reused with different arguments", key);
+                events.mismatched();
                 throw new IdempotencyKeyMismatchException(policy.name(), key.hash());
             }
             if (record.status() == RecordStatus.COMPLETED) {
                 LOG.log(Level.DEBUG, "{0}: replaying the stored outcome", key);
+                events.replayed();
                 return new Claim.Replay(key, record.outcome());
             }
-            Duration retryAfter = RecordLifecycle.remaining(record, Instant.now());
+            Duration retryAfter = retryAfter(record);
             if (policy.onInProgress() == InProgressPolicy.REJECT) {
                 LOG.log(Level.DEBUG, "{0}: rejected, another call is in progress", key);
+                events.refusedInProgress();
                 throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
             }
             long now = System.nanoTime();
@@ -88,9 +154,10 @@ public final class IdempotencyEngine {
             long left = policy.lease().toNanos() - (now - waitStarted);
             if (left <= 0) {
                 LOG.log(Level.DEBUG, "{0}: waited the whole lease, the running call did not finish", key);
+                events.refusedInProgress();
                 throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
             }
-            pauseFor(Math.min(pause, left), policy, key, retryAfter);
+            pauseFor(Math.min(pause, left), policy, key, retryAfter, events);
             pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
         }
     }
@@ -102,6 +169,8 @@ public final class IdempotencyEngine {
      * @return true if the outcome was stored
      */
     public boolean complete(Claim.Owned claim, byte[] outcome) {
+        long started = started();
+        boolean failed = true;
         try {
             boolean done = CurrentOperation.call(
                     claim.policy().name(),
@@ -110,7 +179,10 @@ public final class IdempotencyEngine {
                             claim.owner(),
                             outcome,
                             claim.policy().ttl()));
+            failed = false;
+            finished(StorePrimitive.COMPLETE, started, false);
             if (!done) {
+                claim.events().outcomeNotStored(false);
                 LOG.log(
                         Level.WARNING,
                         "{0}: the outcome was not stored because the key is no longer claimed by this call."
@@ -124,6 +196,10 @@ public final class IdempotencyEngine {
             }
             return done;
         } catch (RuntimeException e) {
+            if (failed) {
+                finished(StorePrimitive.COMPLETE, started, true);
+            }
+            claim.events().outcomeNotStored(true);
             LOG.log(
                     Level.ERROR,
                     claim.key() + ": the operation ran but its outcome could not be stored; the key stays claimed"
@@ -134,16 +210,33 @@ public final class IdempotencyEngine {
     }
 
     /**
-     * Gives an owned key back, so that the next call runs. Never throws: if the store fails, the
-     * claim frees itself when its lease ends.
+     * Gives an owned key back, for a reason the caller does not state ({@link ReleaseCause#OTHER}).
      *
      * @return true if the claim was deleted
      */
     public boolean release(Claim.Owned claim) {
+        return release(claim, ReleaseCause.OTHER);
+    }
+
+    /**
+     * Gives an owned key back, so that the next call runs. Never throws: if the store fails, the
+     * claim frees itself when its lease ends.
+     *
+     * @param cause why, for the operation's events
+     * @return true if the claim was deleted
+     */
+    public boolean release(Claim.Owned claim, ReleaseCause cause) {
+        long started = started();
         try {
-            return CurrentOperation.call(
+            boolean released = CurrentOperation.call(
                     claim.policy().name(), () -> store.release(claim.key().storeKey(), claim.owner()));
+            finished(StorePrimitive.RELEASE, started, false);
+            if (released) {
+                claim.events().released(cause);
+            }
+            return released;
         } catch (RuntimeException e) {
+            finished(StorePrimitive.RELEASE, started, true);
             LOG.log(
                     Level.ERROR,
                     claim.key() + ": the key could not be released; it frees itself when its lease ends ("
@@ -154,13 +247,18 @@ public final class IdempotencyEngine {
     }
 
     private ClaimResult claim(OperationPolicy policy, RecordKey key, String owner, String fingerprint) {
+        long started = started();
         try {
-            return CurrentOperation.call(
+            ClaimResult result = CurrentOperation.call(
                     policy.name(), () -> store.claim(key.storeKey(), owner, fingerprint, policy.lease()));
+            finished(StorePrimitive.CLAIM, started, false);
+            return result;
         } catch (IdempotencyStoreUnavailableException | IdempotencyConfigurationException e) {
+            finished(StorePrimitive.CLAIM, started, true);
             // A misconfigured store names its own fix; wrapping it as "unavailable, retry later" would hide it.
             throw e;
         } catch (RuntimeException e) {
+            finished(StorePrimitive.CLAIM, started, true);
             throw new IdempotencyStoreUnavailableException(
                     policy.name(),
                     key.hash(),
@@ -170,11 +268,36 @@ public final class IdempotencyEngine {
         }
     }
 
-    private static void pauseFor(long nanos, OperationPolicy policy, RecordKey key, Duration retryAfter) {
+    /**
+     * When a refused caller should try again: the configured hint, which is about a call's duration,
+     * but never later than the running call's lease ends (the latest moment a retry makes sense). The
+     * remaining lease alone would tell a client to wait a minute for a call that takes a tenth of a
+     * second.
+     */
+    private Duration retryAfter(IdempotencyRecord running) {
+        Duration remaining = RecordLifecycle.remaining(running, Instant.now());
+        return remaining.compareTo(retryAfter) < 0 ? remaining : retryAfter;
+    }
+
+    /** When a store call starts, if store calls are timed (no clock read otherwise). */
+    private long started() {
+        return timed ? System.nanoTime() : 0L;
+    }
+
+    /** Reports a store call that started at {@code started}, if store calls are timed. */
+    private void finished(StorePrimitive primitive, long started, boolean failed) {
+        if (timed) {
+            observer.storeCall(primitive, System.nanoTime() - started, failed);
+        }
+    }
+
+    private static void pauseFor(
+            long nanos, OperationPolicy policy, RecordKey key, Duration retryAfter, OperationEvents events) {
         try {
             TimeUnit.NANOSECONDS.sleep(nanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            events.refusedInProgress();
             throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
         }
     }

@@ -4,6 +4,11 @@ package dev.idempotency.core;
 @FunctionalInterface
 public interface Invocation {
 
-    /** Runs the operation and returns its result. */
-    Object proceed() throws Exception;
+    /**
+     * Runs the operation and returns its result.
+     *
+     * @param work where the code around the method body reports the transactions the work runs in;
+     *     {@code null} when the call runs unguarded (no key), so that nothing needs watching
+     */
+    Object proceed(WorkTransactions work) throws Exception;
 }

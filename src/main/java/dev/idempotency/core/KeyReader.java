@@ -80,6 +80,21 @@ public final class KeyReader {
         return sb.append(']').toString();
     }
 
+    /**
+     * The key text {@link #read} makes from these key values, in {@code order}: what an operator passes
+     * to the inspection API to address the record of a call made with them.
+     */
+    public static String text(Object... values) {
+        StringBuilder sb = new StringBuilder(32).append('[');
+        for (int i = 0; i < values.length; i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            CanonicalJson.appendString(sb, CanonicalJson.keyText(values[i]));
+        }
+        return sb.append(']').toString();
+    }
+
     /** Which key value is missing, for the error message: names the parameter, never its value. */
     public String describeMissing(Object[] args) {
         for (Part part : parts) {

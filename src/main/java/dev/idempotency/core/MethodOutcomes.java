@@ -36,11 +36,20 @@ public final class MethodOutcomes {
     /** Whether the declared return type is an integral number or a boolean (see {@link #simpleJson}). */
     private final boolean integralOrBoolean;
 
-    /** @param method the guarded method */
+    /** @param method the guarded method, whose return type is the type of the stored values */
     public MethodOutcomes(Method method) {
+        this(method, method.getGenericReturnType());
+    }
+
+    /**
+     * @param method the guarded method
+     * @param valueType the type of the values stored and replayed: the return type, or {@code T} of a
+     *     method returning {@code CompletionStage<T>}
+     */
+    public MethodOutcomes(Method method, Type valueType) {
         this.method = method;
-        this.returnType = method.getGenericReturnType();
-        this.isVoid = method.getReturnType() == void.class || method.getReturnType() == Void.class;
+        this.returnType = valueType;
+        this.isVoid = valueType == void.class || valueType == Void.class;
         this.integralOrBoolean = isIntegralOrBoolean(returnType);
     }
 

@@ -14,7 +14,11 @@ import java.time.Instant;
  *   IN_PROGRESS --release by owner---> free
  *   IN_PROGRESS, lease ended --------> free (the next claim takes it over with a new owner)
  *   COMPLETED, retention ended ------> free
+ *   COMPLETED --deleted by operator--> free (fenced by the owner of the claim that made it)
  * </pre>
+ *
+ * <p>An operator frees a stuck IN_PROGRESS claim with the owner's own release, using the owner token
+ * read from the record: the same fence, so a claim that changed meanwhile is left alone.
  *
  * <p>Stores call these functions inside their atomic primitive (a compare-and-set, a conditional
  * write, a row lock) with their own clock's now, so that the rules are written once.
@@ -33,9 +37,28 @@ public final class RecordLifecycle {
         return !isLive(existing, now);
     }
 
-    /** The new IN_PROGRESS record of a claim. */
+    /** The new IN_PROGRESS record of a claim, created at {@code now}. */
     public static IdempotencyRecord claim(String key, String owner, String fingerprint, Instant now, Duration lease) {
-        return new IdempotencyRecord(key, RecordStatus.IN_PROGRESS, owner, fingerprint, now.plus(lease), null);
+        return new IdempotencyRecord(key, RecordStatus.IN_PROGRESS, owner, fingerprint, now.plus(lease), null, now);
+    }
+
+    /**
+     * Whether a claim that replaced {@code replaced} took over a call that was still registered as
+     * running: an IN_PROGRESS record whose lease had ended (its caller crashed or overran). A
+     * replaced COMPLETED record is an ordinary new execution after its retention.
+     */
+    public static boolean isTakeover(IdempotencyRecord replaced) {
+        return replaced != null && replaced.status() == RecordStatus.IN_PROGRESS;
+    }
+
+    /**
+     * Whether {@code record} is the COMPLETED record made by {@code owner}'s claim, the one an
+     * operator's delete names. Not time-bound, like {@link #isOwnedBy}.
+     */
+    public static boolean isCompletedBy(IdempotencyRecord record, String owner) {
+        return record != null
+                && record.status() == RecordStatus.COMPLETED
+                && record.owner().equals(owner);
     }
 
     /**
@@ -55,7 +78,13 @@ public final class RecordLifecycle {
             throw new IllegalStateException("only an IN_PROGRESS claim can be completed: " + claim);
         }
         return new IdempotencyRecord(
-                claim.key(), RecordStatus.COMPLETED, claim.owner(), claim.fingerprint(), now.plus(ttl), outcome);
+                claim.key(),
+                RecordStatus.COMPLETED,
+                claim.owner(),
+                claim.fingerprint(),
+                now.plus(ttl),
+                outcome,
+                claim.createdAt());
     }
 
     /** How long until a live record stops being live (zero if it is not live). */

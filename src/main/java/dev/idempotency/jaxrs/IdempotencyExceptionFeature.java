@@ -1,5 +1,6 @@
 package dev.idempotency.jaxrs;
 
+import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;
@@ -10,6 +11,7 @@ import jakarta.ws.rs.core.FeatureContext;
  * nothing. Its priority ({@code USER + 1000}) loses to an application mapper of the same type at the
  * default priority.
  */
+@Priority(ServicePriorities.EXCEPTION_FEATURE) // one value per service: see ServicePriorities
 public final class IdempotencyExceptionFeature implements Feature {
 
     /** Priority of the mapper: after the application's own mappers. */

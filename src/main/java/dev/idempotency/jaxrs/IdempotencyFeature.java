@@ -5,6 +5,7 @@ import dev.idempotency.Idempotent;
 import dev.idempotency.cdi.IdempotencyRuntime;
 import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.Path;
@@ -23,6 +24,7 @@ import java.lang.reflect.Method;
  * <p>Called once per resource method at startup: the policy and the HTTP operation name are resolved
  * here, once, and handed to that method's filter.
  */
+@Priority(ServicePriorities.IDEMPOTENCY_FEATURE) // one value per service: see ServicePriorities
 public final class IdempotencyFeature implements DynamicFeature {
 
     /** Creates the feature; the JAX-RS runtime does this through {@link java.util.ServiceLoader}. */
@@ -89,7 +91,7 @@ public final class IdempotencyFeature implements DynamicFeature {
     }
 
     /** The JAX-RS HTTP method of a resource method, or {@code null} for a sub-resource locator. */
-    static String httpMethod(Method method) {
+    public static String httpMethod(Method method) {
         for (Annotation a : method.getAnnotations()) {
             HttpMethod hm = a.annotationType().getAnnotation(HttpMethod.class);
             if (hm != null) {
@@ -100,7 +102,7 @@ public final class IdempotencyFeature implements DynamicFeature {
     }
 
     /** The matched resource template: the class and method {@code @Path}s, e.g. {@code /orders/{id}}. */
-    static String template(Class<?> resourceClass, Method method) {
+    public static String template(Class<?> resourceClass, Method method) {
         StringBuilder sb = new StringBuilder();
         for (Class<?> c = resourceClass; c != null; c = c.getSuperclass()) {
             Path p = c.getAnnotation(Path.class);

@@ -6,8 +6,10 @@ import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.cdi.OuterGuard;
 import dev.idempotency.core.Claim;
 import dev.idempotency.core.IdempotencyEngine;
+import dev.idempotency.core.OperationEvents;
 import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.RecordKey;
+import dev.idempotency.core.ReleaseCause;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -54,6 +56,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
     private final OperationPolicy policy;
     private final IdempotencyEngine engine;
     private final HttpSettings http;
+    private final OperationEvents events;
 
     /**
      * @param resourceMethod the method this instance serves
@@ -74,6 +77,8 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         this.policy = policy;
         this.engine = engine;
         this.http = http;
+        // Only guarded methods are operations; a GET on an @Idempotent class is not counted.
+        this.events = guarded ? engine.events(policy.name()) : OperationEvents.NONE;
     }
 
     @Override
@@ -91,6 +96,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         }
         if (parsed.missing()) {
             if (policy.required()) {
+                events.keyMissing();
                 abort(request, Problems.keyMissing(http.header(), policy.name()));
             }
             return;
@@ -112,7 +118,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         RecordKey key = RecordKey.of(policy.name(), scope, parsed.key());
         Claim claim;
         try {
-            claim = engine.begin(policy, key, fingerprint);
+            claim = engine.begin(policy, key, fingerprint, events);
         } catch (IdempotencyKeyMismatchException e) {
             abort(request, Problems.keyMismatch(http.header(), policy.name()));
             return;
@@ -157,7 +163,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
                     "{0}: status {1} releases the key",
                     pending.claim().key(),
                     status);
-            pending.release();
+            pending.release(ReleaseCause.STATUS);
         } else if (!response.hasEntity()) {
             pending.complete(new StoredResponse(
                     status, StoredResponse.storableHeaders(response.getStringHeaders()), new byte[0], true, 0));
@@ -185,7 +191,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
                 pending.complete(notStored(pending.status(), context, capture.size));
             } else {
                 // The entity could not be serialized: the client gets a 5xx, and 5xx releases the key.
-                pending.release();
+                pending.release(ReleaseCause.EXCEPTION);
             }
             throw e;
         } finally {

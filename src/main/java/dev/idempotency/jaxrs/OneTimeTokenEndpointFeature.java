@@ -1,5 +1,6 @@
 package dev.idempotency.jaxrs;
 
+import jakarta.annotation.Priority;
 import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;
 
@@ -8,6 +9,7 @@ import jakarta.ws.rs.core.FeatureContext;
  * do not get it by scanning), when {@code idempotency.tokens.endpoint.enabled=true}. Listed in {@code
  * META-INF/services/jakarta.ws.rs.core.Feature}.
  */
+@Priority(ServicePriorities.ONE_TIME_TOKEN_ENDPOINT_FEATURE) // one value per service: see ServicePriorities
 public final class OneTimeTokenEndpointFeature implements Feature {
 
     /** Creates the feature; the JAX-RS runtime does this through {@link java.util.ServiceLoader}. */

@@ -3,6 +3,7 @@ package dev.idempotency.jaxrs;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.cdi.Toolkit;
 import dev.idempotency.tokens.RequiresOneTimeToken;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.DynamicFeature;
@@ -19,6 +20,7 @@ import java.lang.reflect.Method;
  * principal by default) and after the Idempotency-Key filter, so that a retry with the same
  * Idempotency-Key replays the first response instead of being refused for its used token.
  */
+@Priority(ServicePriorities.ONE_TIME_TOKEN_FEATURE) // one value per service: see ServicePriorities
 public final class OneTimeTokenFeature implements DynamicFeature {
 
     /** Creates the feature; the JAX-RS runtime does this through {@link java.util.ServiceLoader}. */

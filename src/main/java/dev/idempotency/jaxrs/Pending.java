@@ -2,6 +2,7 @@ package dev.idempotency.jaxrs;
 
 import dev.idempotency.core.Claim;
 import dev.idempotency.core.IdempotencyEngine;
+import dev.idempotency.core.ReleaseCause;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -48,9 +49,9 @@ final class Pending {
     }
 
     /** Gives the key back, unless already settled. */
-    void release() {
+    void release(ReleaseCause cause) {
         if (settled.compareAndSet(false, true)) {
-            engine.release(claim);
+            engine.release(claim, cause);
         }
     }
 }

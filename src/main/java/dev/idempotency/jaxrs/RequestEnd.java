@@ -27,7 +27,7 @@ public class RequestEnd implements ServletRequestListener {
     public void requestDestroyed(ServletRequestEvent event) {
         OuterGuard.clear();
         if (event.getServletRequest().getAttribute(Pending.PROPERTY) instanceof Pending pending) {
-            pending.release();
+            pending.release(dev.idempotency.core.ReleaseCause.EXCEPTION);
         }
     }
 }

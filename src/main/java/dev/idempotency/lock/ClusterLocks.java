@@ -17,8 +17,10 @@ import java.util.function.LongSupplier;
  *
  * <ul>
  *   <li>{@link #tryLock}: a claim of the lock's key by a fresh owner with lease {@code atMostFor}. The
- *       store computes the lease end on its own clock, so nodes' clocks never disagree about it; a
- *       holder that dies frees the lock when {@code atMostFor} ends.
+ *       lease end is the taking node's wall clock plus {@code atMostFor}, and every other node
+ *       compares it with its own wall clock: every store measures time on the calling node. A node
+ *       whose clock runs ahead by {@code s} sees the lock end {@code s} early, so keep the nodes'
+ *       clocks synchronised (NTP). A holder that dies frees the lock when {@code atMostFor} ends.
  *   <li>{@link Lock#unlock}: if less than {@code atLeastFor} has passed since the lock was taken, the
  *       claim is completed with a ttl of the rest of {@code atLeastFor}, so the window stays locked
  *       (a job that ends quickly on one node is not started again by a node whose clock or schedule
@@ -27,8 +29,9 @@ import java.util.function.LongSupplier;
  *       lock.
  * </ul>
  *
- * <p>The time that passed is measured with this node's monotonic clock ({@link System#nanoTime()}),
- * which needs no agreement between nodes; instants are only ever the store's.
+ * <p>The time a lock was held is measured with this node's monotonic clock ({@link System#nanoTime()}),
+ * which needs no agreement between nodes; only the lease end and the ttl compare wall clocks of
+ * different nodes.
  */
 public final class ClusterLocks {
 

@@ -16,9 +16,18 @@ import java.util.Objects;
  *     retention once COMPLETED
  * @param outcome the stored outcome (opaque bytes made by the entry point), {@code null} while
  *     IN_PROGRESS
+ * @param createdAt when the claim that made the record was made (a takeover makes a new claim); kept
+ *     when the claim is completed. {@code null} when unknown: a record written by a store or a version
+ *     that does not keep it. Stores persist it like every other field, for inspection.
  */
 public record IdempotencyRecord(
-        String key, RecordStatus status, String owner, String fingerprint, Instant expiresAt, byte[] outcome) {
+        String key,
+        RecordStatus status,
+        String owner,
+        String fingerprint,
+        Instant expiresAt,
+        byte[] outcome,
+        Instant createdAt) {
 
     /** Checks the fields that every record must have. */
     public IdempotencyRecord {
@@ -32,6 +41,12 @@ public record IdempotencyRecord(
         }
     }
 
+    /** A record whose creation time is unknown. */
+    public IdempotencyRecord(
+            String key, RecordStatus status, String owner, String fingerprint, Instant expiresAt, byte[] outcome) {
+        this(key, status, owner, fingerprint, expiresAt, outcome, null);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof IdempotencyRecord r
@@ -40,18 +55,20 @@ public record IdempotencyRecord(
                 && owner.equals(r.owner)
                 && fingerprint.equals(r.fingerprint)
                 && expiresAt.equals(r.expiresAt)
-                && Arrays.equals(outcome, r.outcome);
+                && Arrays.equals(outcome, r.outcome)
+                && Objects.equals(createdAt, r.createdAt);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(key, status, owner, fingerprint, expiresAt) * 31 + Arrays.hashCode(outcome);
+        return Objects.hash(key, status, owner, fingerprint, expiresAt, createdAt) * 31 + Arrays.hashCode(outcome);
     }
 
     @Override
     public String toString() {
         // Never the outcome: it may hold a response body or personal data.
-        return "IdempotencyRecord[key=" + key + ", status=" + status + ", owner=" + owner + ", expiresAt=" + expiresAt
-                + ", outcome=" + (outcome == null ? "none" : outcome.length + " bytes") + "]";
+        return "IdempotencyRecord[key=" + key + ", status=" + status + ", owner=" + owner + ", createdAt=" + createdAt
+                + ", expiresAt=" + expiresAt + ", outcome=" + (outcome == null ? "none" : outcome.length + " bytes")
+                + "]";
     }
 }

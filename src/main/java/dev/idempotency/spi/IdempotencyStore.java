@@ -55,6 +55,25 @@ public interface IdempotencyStore {
     boolean release(String key, String owner);
 
     /**
+     * Deletes the COMPLETED record made by {@code owner}'s claim, so that the next call with the key
+     * runs again: an operator's repair (for example after the stored outcome turned out wrong).
+     * Fenced like {@link #release}: owner tokens are unique per call, so the key, the owner and the
+     * COMPLETED status name exactly one record; a record that was replaced meanwhile is left alone.
+     * The decision is {@code RecordLifecycle.isCompletedBy}.
+     *
+     * <p>The default throws {@link UnsupportedOperationException}: a store written before this method
+     * existed cannot delete records on an operator's request, and says so.
+     *
+     * @return true if that record was there and is gone; false otherwise (nothing was changed)
+     * @throws UnsupportedOperationException the store does not implement it
+     */
+    default boolean deleteCompleted(String key, String owner) {
+        throw new UnsupportedOperationException(getClass().getName()
+                + " does not implement IdempotencyStore.deleteCompleted, so completed records cannot be"
+                + " deleted on request; they expire after their ttl.");
+    }
+
+    /**
      * Deletes up to {@code max} records that are no longer live. Never deletes a live record, even if
      * it became live again between finding and deleting.
      *

@@ -3,6 +3,7 @@ package dev.idempotency.bench;
 import dev.idempotency.cdi.IdempotencyExtension;
 import dev.idempotency.cdi.IdempotencyRuntime;
 import dev.idempotency.cdi.IdempotentInterceptor;
+import dev.idempotency.cdi.IdempotentWorkInterceptor;
 import dev.idempotency.core.Hashing;
 import java.util.concurrent.TimeUnit;
 import org.jboss.weld.environment.se.Weld;
@@ -14,6 +15,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -30,6 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * stays small enough that the benchmark measures the guard rather than cache misses and GC of a
  * large map.
  *
+ * <p>{@code watchWork} runs every benchmark with and without the inner interceptor ({@link
+ * IdempotentWorkInterceptor}) that reports the transaction a guarded body runs in; in Weld there is
+ * no JTA, so it measures the second interception and the hand-over through the context data.
+ *
  * <pre>mvn -Pbench verify -DskipTests -DskipITs -Djmh.args="InterceptorBenchmark -f 3 -wi 3 -i 5"</pre>
  */
 @State(Scope.Benchmark)
@@ -42,6 +48,10 @@ public class InterceptorBenchmark {
 
     private static final int KEY_SPACE = 1 << 14;
 
+    /** Whether the inner interceptor is deployed. */
+    @Param({"true", "false"})
+    public boolean watchWork;
+
     private WeldContainer container;
     private BenchService service;
     private String[] keys;
@@ -49,11 +59,14 @@ public class InterceptorBenchmark {
 
     @Setup(Level.Trial)
     public void boot() {
-        container = new Weld()
+        Weld weld = new Weld()
                 .disableDiscovery()
                 .addExtension(new IdempotencyExtension())
-                .addBeanClasses(IdempotentInterceptor.class, IdempotencyRuntime.class, BenchService.class)
-                .initialize();
+                .addBeanClasses(IdempotentInterceptor.class, IdempotencyRuntime.class, BenchService.class);
+        if (watchWork) {
+            weld.addBeanClass(IdempotentWorkInterceptor.class);
+        }
+        container = weld.initialize();
         service = container.select(BenchService.class).get();
         keys = new String[KEY_SPACE];
         for (int i = 0; i < KEY_SPACE; i++) {

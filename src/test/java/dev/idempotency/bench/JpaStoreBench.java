@@ -2,6 +2,7 @@ package dev.idempotency.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotency.TestServices;
 import dev.idempotency.core.Hashing;
 import dev.idempotency.core.Settings;
 import dev.idempotency.stores.jpa.JpaIdempotencyStore;
@@ -14,14 +15,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.processor.idempotent.jdbc.JdbcMessageIdRepository;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Group;
-import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -30,71 +31,123 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * The JPA store's claim on PostgreSQL (127.0.0.1, schema {@code idem_jpa_bench}) against the floor: a
- * raw autocommitted JDBC INSERT of the same row. New keys: every call a fresh key. Duplicates: every
- * call a key that is already COMPLETED (the store takes its INSERT ... ON CONFLICT DO NOTHING, then the
- * SELECT ... FOR UPDATE; the raw floor is the INSERT failing on the unique key). A whole new key (claim
- * and complete, what an interceptor call costs the store) is measured against a second floor: the same
- * physical work in raw JDBC, INSERT of the claim and commit, then UPDATE of that row to COMPLETED and
- * commit; the two run at the same time in one JMH group ({@code claimComplete}).
+ * The JPA store on PostgreSQL (127.0.0.1, schema {@code idem_jpa_bench}, {@code separate} mode, a
+ * HikariCP pool as large as the group's threads per member) against its physical floor and against
+ * Apache Camel's {@code JdbcMessageIdRepository} on the same database. Each JMH group runs its three
+ * members <em>at the same time</em>, with the same number of threads each ({@code -tg n,n,n}), so
+ * that all three see the same machine and database load and their ratio is taken side by side:
  *
- * <pre>mvn -Pbench verify -DskipTests -DskipITs -Djmh.args=JpaStoreBench</pre>
+ * <ul>
+ *   <li>{@code newKey}: the store's claim of a new key; the floor, one autocommitted {@code INSERT} of
+ *       the same row on a connection of its own per thread; Camel's {@code add} of a new id;
+ *   <li>{@code duplicate}: the store's claim of a COMPLETED key (a replay); the floor, {@code INSERT ...
+ *       ON CONFLICT DO NOTHING} of an existing key; Camel's {@code add} of an existing id (SELECT COUNT,
+ *       then nothing, in a transaction);
+ *   <li>{@code claimComplete}: the store's claim and complete of a new key (what a guarded call costs
+ *       the store); the one-{@code INSERT} floor; and the same physical work in raw JDBC (INSERT, then
+ *       the fenced UPDATE, each autocommitted).
+ * </ul>
+ *
+ * <pre>bash bench/jpa-store.sh</pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(1)
 @Warmup(iterations = 2, time = 3)
-@Measurement(iterations = 3, time = 5)
-@Threads(4)
+@Measurement(iterations = 5, time = 3)
 public class JpaStoreBench {
 
     private static final String SCHEMA = "idem_jpa_bench";
     private static final int DUPLICATES = 1000;
+    private static final String CAMEL_PROCESSOR = "bench";
     private static final String RAW_INSERT = "INSERT INTO idempotency_record (idem_key, status, owner_token,"
             + " fingerprint, expires_at, outcome, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)";
+    private static final String RAW_ON_CONFLICT = RAW_INSERT + " ON CONFLICT (idem_key) DO NOTHING";
     private static final String RAW_COMPLETE = "UPDATE idempotency_record SET status = 'COMPLETED', expires_at = ?,"
             + " outcome = ?, updated_at = ? WHERE idem_key = ? AND owner_token = ? AND status = 'IN_PROGRESS'";
     private static final byte[] OUTCOME = "{}".getBytes(StandardCharsets.UTF_8);
 
-    private HikariDataSource ds;
+    private HikariDataSource storePool;
+    private HikariDataSource camelPool;
     private JpaIdempotencyStore store;
+    private JdbcMessageIdRepository camel;
     private final AtomicLong counter = new AtomicLong();
     private final String[] existing = new String[DUPLICATES];
     private final String run = Long.toString(System.nanoTime(), 36);
 
     @Setup(Level.Trial)
-    public void setUp() throws SQLException {
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
+    public void setUp(BenchmarkParams params) throws Exception {
+        int threads = Arrays.stream(params.getThreadGroups()).max().orElse(1);
+        try (Connection c = DriverManager.getConnection(TestServices.postgresUrl(), "postgres", "");
                 Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
         }
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + SCHEMA);
-        config.setUsername("postgres");
-        config.setMaximumPoolSize(8);
-        ds = new HikariDataSource(config);
-        store = JpaIdempotencyStore.resourceLocal(
-                ds, new JpaStoreSettings(Settings.none()), Clock.systemUTC(), Map.of());
-        try (Connection c = ds.getConnection();
+        storePool = pool(threads);
+        camelPool = pool(threads);
+        store = JpaIdempotencyStore.resourceLocal(storePool, new JpaStoreSettings(Settings.none()), Clock.systemUTC());
+        try (Connection c = storePool.getConnection();
                 Statement s = c.createStatement()) {
+            // Camel's own DDL; its create-if-missing probe fails on PostgreSQL (the failed probe aborts
+            // the transaction that should then create the table).
+            s.execute("CREATE TABLE IF NOT EXISTS CAMEL_MESSAGEPROCESSED (processorName VARCHAR(255),"
+                    + " messageId VARCHAR(100), createdAt TIMESTAMP, PRIMARY KEY (processorName, messageId))");
             s.execute("TRUNCATE idempotency_record");
+            s.execute("TRUNCATE CAMEL_MESSAGEPROCESSED");
+            s.execute("VACUUM ANALYZE idempotency_record");
         }
+        camel = new JdbcMessageIdRepository(camelPool, CAMEL_PROCESSOR);
+        camel.setCreateTableIfNotExists(false);
+        camel.start();
         for (int i = 0; i < DUPLICATES; i++) {
             existing[i] = Hashing.sha256Hex("bench-existing-" + run + "-" + i);
             store.claim(existing[i], "seed", "fp", Duration.ofHours(1));
-            store.complete(existing[i], "seed", "{}".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1));
+            store.complete(existing[i], "seed", OUTCOME, Duration.ofHours(1));
+            camel.add(existing[i]);
         }
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        camel.stop();
         store.close();
-        ds.close();
+        storePool.close();
+        camelPool.close();
+    }
+
+    private static HikariDataSource pool(int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(TestServices.postgresUrl(SCHEMA));
+        config.setUsername("postgres");
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        return new HikariDataSource(config);
+    }
+
+    /** A connection of its own per floor thread, autocommitted, with its statements prepared once. */
+    @State(Scope.Thread)
+    public static class Raw {
+        Connection connection;
+        PreparedStatement insert;
+        PreparedStatement onConflict;
+        PreparedStatement complete;
+
+        @Setup(Level.Trial)
+        public void open() throws SQLException {
+            connection = DriverManager.getConnection(TestServices.postgresUrl(SCHEMA), "postgres", "");
+            insert = connection.prepareStatement(RAW_INSERT);
+            onConflict = connection.prepareStatement(RAW_ON_CONFLICT);
+            complete = connection.prepareStatement(RAW_COMPLETE);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws SQLException {
+            connection.close();
+        }
     }
 
     private String newKey() {
@@ -107,117 +160,81 @@ public class JpaStoreBench {
 
     /** The store's claim of a new key. */
     @Benchmark
-    public boolean storeNewKey() {
-        return store.claim(newKey(), "owner", "fp", Duration.ofMinutes(1)).claimed();
-    }
-
-    /** The floor for new keys: one autocommitted INSERT of the same row. */
-    @Benchmark
-    public int rawInsertNewKey() throws SQLException {
-        return rawInsert(newKey());
-    }
-
-    /**
-     * The store's claim of a new key, in the group {@code claim} at the same time as {@link
-     * #rawInsertCommit} (2 threads each, see {@link #storeClaimComplete}).
-     */
-    @Benchmark
-    @Group("claim")
-    @GroupThreads(2)
+    @Group("newKey")
     public boolean storeClaim() {
         return store.claim(newKey(), "owner", "fp", Duration.ofMinutes(1)).claimed();
     }
 
-    /**
-     * The floor for a claim in a transaction of its own: INSERT and an explicit commit, which is one
-     * round trip more than the autocommitted {@link #rawInsertNewKey} (pgjdbc sends BEGIN with the
-     * INSERT, then COMMIT on its own).
-     */
+    /** The floor of a new key: one autocommitted INSERT of the same row. */
     @Benchmark
-    @Group("claim")
-    @GroupThreads(2)
-    public int rawInsertCommit() throws SQLException {
-        String key = newKey();
-        try (Connection c = ds.getConnection();
-                PreparedStatement insert = c.prepareStatement(RAW_INSERT)) {
-            c.setAutoCommit(false);
-            bindClaim(insert, key, System.currentTimeMillis());
-            int n = insert.executeUpdate();
-            c.commit();
-            return n;
-        }
+    @Group("newKey")
+    public int rawInsert(Raw raw) throws SQLException {
+        return insert(raw, newKey());
     }
 
-    /**
-     * The store's claim of a new key, then its completion: what one guarded call costs the store. Runs
-     * in the group {@code claimComplete} at the same time as {@link #rawInsertThenUpdate}, 2 threads
-     * each, so that both see the same machine load and the same database: on a shared machine their
-     * ratio is much steadier than the ratio of two runs taken one after the other.
-     */
+    /** Camel's add of a new id: SELECT COUNT, then INSERT, in a transaction. */
+    @Benchmark
+    @Group("newKey")
+    public boolean camelAdd() {
+        return camel.add(newKey());
+    }
+
+    /** The store's claim of a COMPLETED key: the replay's store work. */
+    @Benchmark
+    @Group("duplicate")
+    public boolean storeDuplicate() {
+        return store.claim(existingKey(), "owner", "fp", Duration.ofMinutes(1)).claimed();
+    }
+
+    /** The floor of a duplicate: {@code INSERT ... ON CONFLICT DO NOTHING} of an existing key. */
+    @Benchmark
+    @Group("duplicate")
+    public int rawOnConflictDuplicate(Raw raw) throws SQLException {
+        bindClaim(raw.onConflict, existingKey(), System.currentTimeMillis());
+        return raw.onConflict.executeUpdate();
+    }
+
+    /** Camel's add of an existing id. */
+    @Benchmark
+    @Group("duplicate")
+    public boolean camelDuplicate() {
+        return camel.add(existingKey());
+    }
+
+    /** The store's claim and complete of a new key: what one guarded call costs the store. */
     @Benchmark
     @Group("claimComplete")
-    @GroupThreads(2)
     public boolean storeClaimComplete() {
         String key = newKey();
         store.claim(key, "owner", "fp", Duration.ofMinutes(1));
         return store.complete(key, "owner", OUTCOME, Duration.ofHours(1));
     }
 
-    /**
-     * The floor for claim and complete, the same physical work in raw JDBC on one pooled connection:
-     * INSERT of the claim, commit, UPDATE of the row to COMPLETED, commit (two statements, two
-     * transactions, as the store's {@code separate} mode).
-     */
+    /** The one-INSERT floor, at the same time as {@link #storeClaimComplete}. */
     @Benchmark
     @Group("claimComplete")
-    @GroupThreads(2)
-    public int rawInsertThenUpdate() throws SQLException {
+    public int rawInsertOnce(Raw raw) throws SQLException {
+        return insert(raw, newKey());
+    }
+
+    /** The same physical work as claim and complete in raw JDBC: INSERT, then the fenced UPDATE, autocommitted. */
+    @Benchmark
+    @Group("claimComplete")
+    public int rawInsertThenUpdate(Raw raw) throws SQLException {
         String key = newKey();
         long now = System.currentTimeMillis();
-        try (Connection c = ds.getConnection();
-                PreparedStatement insert = c.prepareStatement(RAW_INSERT);
-                PreparedStatement update = c.prepareStatement(RAW_COMPLETE)) {
-            c.setAutoCommit(false);
-            bindClaim(insert, key, now);
-            insert.executeUpdate();
-            c.commit();
-            update.setLong(1, now + 3_600_000);
-            update.setBytes(2, OUTCOME);
-            update.setLong(3, now);
-            update.setString(4, key);
-            update.setString(5, "owner");
-            int n = update.executeUpdate();
-            c.commit();
-            return n;
-        }
+        insert(raw, key);
+        raw.complete.setLong(1, now + 3_600_000);
+        raw.complete.setBytes(2, OUTCOME);
+        raw.complete.setLong(3, now);
+        raw.complete.setString(4, key);
+        raw.complete.setString(5, "owner");
+        return raw.complete.executeUpdate();
     }
 
-    /** The store's claim of a key that is already COMPLETED (a replay). */
-    @Benchmark
-    public boolean storeDuplicate() {
-        return store.claim(existingKey(), "owner", "fp", Duration.ofMinutes(1)).claimed();
-    }
-
-    /** The floor for duplicates: the same INSERT, failing on the unique key. */
-    @Benchmark
-    public int rawInsertDuplicate() throws SQLException {
-        try {
-            return rawInsert(existingKey());
-        } catch (SQLException e) {
-            if ("23505".equals(e.getSQLState())) {
-                return 0;
-            }
-            throw e;
-        }
-    }
-
-    private int rawInsert(String key) throws SQLException {
-        long now = System.currentTimeMillis();
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(RAW_INSERT)) {
-            bindClaim(ps, key, now);
-            return ps.executeUpdate();
-        }
+    private static int insert(Raw raw, String key) throws SQLException {
+        bindClaim(raw.insert, key, System.currentTimeMillis());
+        return raw.insert.executeUpdate();
     }
 
     private static void bindClaim(PreparedStatement ps, String key, long now) throws SQLException {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKeyMissingException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.util.List;
 import java.util.Map;
@@ -135,6 +136,39 @@ class IdempotencyConfigTest {
     }
 
     @Test
+    void theMemoryStoreRefusesNewKeysBeyondItsConfiguredBound() {
+        try (WeldContainer c = WeldBoot.weld(Map.of("idempotency.memory.max-entries", "2"), Orders.class)
+                .initialize()) {
+            Orders orders = c.select(Orders.class).get();
+            String a = key();
+            orders.notifyCustomer(a);
+            orders.notifyCustomer(key());
+            String refused = key();
+            assertThatThrownBy(() -> orders.notifyCustomer(refused))
+                    .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                    .hasMessageContaining("orders.notify")
+                    .hasMessageContaining("idempotency.memory.max-entries=2");
+            assertThat(orders.runs("notify", refused))
+                    .as("the refused call did not run")
+                    .isZero();
+            orders.notifyCustomer(a);
+            assertThat(orders.runs("notify", a)).as("a held key still replays").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aBadRetryHintFailsTheDeploymentNamingTheKey() {
+        assertDeploymentFails(
+                Map.of("idempotency.retry-after", "1s"), List.of(Untuned.class), "idempotency.retry-after");
+    }
+
+    @Test
+    void aBadMemoryLimitFailsTheDeploymentNamingTheKey() {
+        assertDeploymentFails(
+                Map.of("idempotency.memory.max-bytes", "64MB"), List.of(Untuned.class), "idempotency.memory.max-bytes");
+    }
+
+    @Test
     void anUnknownStoreFailsTheDeploymentListingTheChoices() {
         assertDeploymentFails(
                 Map.of("idempotency.store", "redis"),
@@ -161,9 +195,9 @@ class IdempotencyConfigTest {
     }
 
     @Test
-    void anAsynchronousMethodFailsTheDeployment() {
+    void aFutureReturningMethodFailsTheDeploymentNamingIt() {
         assertDeploymentFails(
-                Map.of(), List.of(AsyncService.class), AsyncService.class.getName() + "#later", "asynchronous");
+                Map.of(), List.of(FutureService.class), FutureService.class.getName() + "#later", "Future");
     }
 
     private static void assertDeploymentFails(Map<String, String> config, List<Class<?>> beans, String... phrases) {

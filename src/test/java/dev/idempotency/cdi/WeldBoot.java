@@ -14,7 +14,7 @@ final class WeldBoot {
         TestConfig.use(config);
         return WeldInitiator.createWeld()
                 .addExtension(new IdempotencyExtension())
-                .addBeanClasses(IdempotentInterceptor.class, IdempotencyRuntime.class)
+                .addBeanClasses(IdempotentInterceptor.class, IdempotentWorkInterceptor.class, IdempotencyRuntime.class)
                 .addBeanClasses(beans);
     }
 

@@ -24,6 +24,13 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void arraysMayHoldNulls() {
+        assertThat(CanonicalJson.of(new String[] {"a", null, "b"})).isEqualTo("[\"a\",null,\"b\"]");
+        assertThat(CanonicalJson.of(new Object[] {null})).isEqualTo("[null]");
+        assertThat(CanonicalJson.of(new String[] {"a", null})).isNotEqualTo(CanonicalJson.of(new String[] {"a"}));
+    }
+
+    @Test
     void mapOrderDoesNotMatter() {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("b", 2);

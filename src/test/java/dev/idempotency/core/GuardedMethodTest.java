@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKey;
+import dev.idempotency.IdempotencyKeyMismatchException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.spi.DelegatingStore;
 import dev.idempotency.spi.IdempotencyStore;
@@ -62,12 +63,36 @@ class GuardedMethodTest {
         }
     }
 
+    static class Basket {
+        @Idempotent(name = "svc.basket")
+        public String fill(@IdempotencyKey String id, String[] items) {
+            return id;
+        }
+    }
+
+    @Test
+    void anArrayArgumentHoldingNullIsFingerprintedAndGuarded() throws Exception {
+        Method m = Basket.class.getMethod("fill", String.class, String[].class);
+        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(new MemoryIdempotencyStore()));
+        Object[] args = {"b1", new String[] {"apple", null}};
+        assertThat(g.invoke(args, w -> "run-" + runs.incrementAndGet())).isEqualTo("run-1");
+        assertThat(g.invoke(args, w -> "run-" + runs.incrementAndGet()))
+                .as("replayed")
+                .isEqualTo("run-1");
+        assertThatThrownBy(() -> g.invoke(
+                        new Object[] {"b1", new String[] {"apple", "pear"}}, w -> "run-" + runs.incrementAndGet()))
+                .as("other items under the same key are a mismatch")
+                .isInstanceOf(IdempotencyKeyMismatchException.class);
+        assertThat(runs.get()).isEqualTo(1);
+    }
+
     @Test
     void argumentsThatCannotBeFingerprintedFailClearlyWithoutRunning() throws Exception {
         Method m = Odd.class.getMethod("take", Loop.class);
         OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
         GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(new MemoryIdempotencyStore()));
-        assertThatThrownBy(() -> g.invoke(new Object[] {new Loop()}, () -> "run-" + runs.incrementAndGet()))
+        assertThatThrownBy(() -> g.invoke(new Object[] {new Loop()}, w -> "run-" + runs.incrementAndGet()))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining("svc.odd")
                 .hasMessageContaining("did not run");
@@ -84,7 +109,7 @@ class GuardedMethodTest {
     }
 
     private Object call(GuardedMethod g, String id) throws Exception {
-        return g.invoke(new Object[] {id}, () -> "run-" + runs.incrementAndGet());
+        return g.invoke(new Object[] {id}, w -> "run-" + runs.incrementAndGet());
     }
 
     @Test
@@ -123,5 +148,99 @@ class GuardedMethodTest {
         assertThat(call(g, "b")).isEqualTo("run-2");
         tx.commit();
         assertThat(call(g, "b")).isEqualTo("run-2");
+    }
+
+    // ------------------------------------------------------------------ settled by the work's own transactions
+
+    private final List<WorkTransactions> seen = new ArrayList<>();
+
+    /** A call whose body reports, through its WorkTransactions, what {@code body} says. */
+    private Object callWith(GuardedMethod g, String id, java.util.function.Consumer<WorkTransactions> body)
+            throws Exception {
+        return g.invoke(new Object[] {id}, w -> {
+            seen.add(w);
+            body.accept(w);
+            return "run-" + runs.incrementAndGet();
+        });
+    }
+
+    @Test
+    void aRequiresNewTransactionThatCommittedIsFinalWhateverTheCallersTransactionDoes() throws Exception {
+        GuardedMethod g = guarded();
+        assertThat(callWith(g, "n", w -> {
+                    w.ranIn("T2");
+                    w.ended("T2", true);
+                }))
+                .isEqualTo("run-1");
+        assertThat(tx.onCommit)
+                .as("not bound to the transaction around the guard")
+                .isEmpty();
+        tx.rollback();
+        assertThat(call(g, "n")).as("the committed work is replayed").isEqualTo("run-1");
+        assertThat(runs.get()).isEqualTo(1);
+    }
+
+    @Test
+    void workWithoutATransactionIsFinalWhenTheMethodReturns() throws Exception {
+        GuardedMethod g = guarded();
+        assertThat(callWith(g, "w", WorkTransactions::ranWithoutTransaction)).isEqualTo("run-1");
+        tx.rollback();
+        assertThat(call(g, "w")).isEqualTo("run-1");
+    }
+
+    @Test
+    void theWorksOwnPendingTransactionDecides() throws Exception {
+        GuardedMethod g = guarded();
+        assertThat(callWith(g, "p", w -> w.ranIn("T1"))).isEqualTo("run-1");
+        assertThatThrownBy(() -> call(g, "p"))
+                .as("in progress until the work's transaction ends")
+                .isInstanceOf(IdempotencyInProgressException.class);
+        seen.get(0).ended("T1", false);
+        assertThat(call(g, "p")).as("rolled back: released, the retry runs").isEqualTo("run-2");
+    }
+
+    @Test
+    void anUncheckedExceptionIsKeptWhenTheWorkItInterruptedCommitted() throws Exception {
+        GuardedMethod g = guarded();
+        java.util.concurrent.Callable<Object> failing = () -> g.invoke(new Object[] {"x"}, w -> {
+            w.ranIn("T");
+            w.ended("T", true);
+            throw new IllegalStateException("declined after the debit, run " + runs.incrementAndGet());
+        });
+        assertThatThrownBy(failing::call).hasMessage("declined after the debit, run 1");
+        assertThatThrownBy(failing::call)
+                .as("kept: its transaction committed the method's work")
+                .isExactlyInstanceOf(IllegalStateException.class)
+                .hasMessage("declined after the debit, run 1");
+        assertThat(runs.get()).isEqualTo(1);
+    }
+
+    @Test
+    void anUncheckedExceptionReleasesWhenTheWorkRolledBack() throws Exception {
+        GuardedMethod g = guarded();
+        assertThatThrownBy(() -> g.invoke(new Object[] {"y"}, w -> {
+                    seen.add(w);
+                    w.ranIn("T");
+                    runs.incrementAndGet();
+                    throw new IllegalStateException("failed");
+                }))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> call(g, "y"))
+                .as("in progress until the work's transaction ends")
+                .isInstanceOf(IdempotencyInProgressException.class);
+        seen.get(0).ended("T", false);
+        assertThat(call(g, "y")).as("rolled back: released, the retry runs").isEqualTo("run-2");
+    }
+
+    @Test
+    void anUncheckedExceptionWithoutATransactionReleasesAtOnce() throws Exception {
+        GuardedMethod g = guarded();
+        assertThatThrownBy(() -> g.invoke(new Object[] {"v"}, w -> {
+                    w.ranWithoutTransaction();
+                    runs.incrementAndGet();
+                    throw new IllegalStateException("failed");
+                }))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(call(g, "v")).isEqualTo("run-2");
     }
 }

@@ -62,6 +62,30 @@ class IdempotencyEngineTest {
     }
 
     @Test
+    void aRejectedRepeatIsToldToRetrySoonNotWhenTheLeaseEnds() {
+        engine.begin(REJECT, KEY, "fp");
+        assertThatThrownBy(() -> engine.begin(REJECT, KEY, "fp"))
+                .isInstanceOfSatisfying(IdempotencyInProgressException.class, e -> assertThat(e.retryAfter())
+                        .as("the default hint, 1 s, not the minute left of the lease")
+                        .isEqualTo(GlobalSettings.DEFAULT_RETRY_AFTER));
+
+        IdempotencyEngine hinted = new IdempotencyEngine(store, Duration.ofSeconds(3));
+        RecordKey other = RecordKey.of("op", "", "k2");
+        hinted.begin(REJECT, other, "fp");
+        assertThatThrownBy(() -> hinted.begin(REJECT, other, "fp"))
+                .isInstanceOfSatisfying(IdempotencyInProgressException.class, e -> assertThat(e.retryAfter())
+                        .isEqualTo(Duration.ofSeconds(3)));
+
+        RecordKey shortLease = RecordKey.of("op", "", "k3");
+        OperationPolicy brief = policy(InProgressPolicy.REJECT, Duration.ofMillis(400));
+        hinted.begin(brief, shortLease, "fp");
+        assertThatThrownBy(() -> hinted.begin(brief, shortLease, "fp"))
+                .isInstanceOfSatisfying(IdempotencyInProgressException.class, e -> assertThat(e.retryAfter())
+                        .as("never more than the remaining lease")
+                        .isLessThanOrEqualTo(Duration.ofMillis(400)));
+    }
+
+    @Test
     void aDifferentFingerprintIsAMismatchEvenWhileInProgress() {
         engine.begin(REJECT, KEY, "fp");
         assertThatThrownBy(() -> engine.begin(REJECT, KEY, "other"))

@@ -34,6 +34,11 @@ public class DelegatingStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean deleteCompleted(String key, String owner) {
+        return delegate.deleteCompleted(key, owner);
+    }
+
+    @Override
     public int purgeExpired(int max) {
         return delegate.purgeExpired(max);
     }

@@ -191,6 +191,61 @@ public abstract class IdempotencyStoreContract {
     }
 
     @Test
+    void aTakeoverReportsTheInProgressRecordItReplacedAndAFreshClaimReportsNone() throws Exception {
+        String k = key();
+        ClaimResult fresh = store.claim(k, "crashed-owner", "fp-1", SHORT);
+        assertThat(fresh.replaced()).isNull();
+        elapse(PAST_SHORT);
+
+        ClaimResult takeover = store.claim(k, "new-owner", "fp-1", LONG);
+        assertThat(takeover.claimed()).isTrue();
+        assertThat(takeover.replaced()).isNotNull();
+        assertThat(takeover.replaced().owner()).isEqualTo("crashed-owner");
+        assertThat(takeover.replaced().status()).isEqualTo(RecordStatus.IN_PROGRESS);
+        assertThat(store.claim(k, "third", "fp-1", LONG).replaced()).isNull();
+    }
+
+    @Test
+    void aRecordKeepsTheTimeItsClaimWasMadeThroughCompletionAndATakeoverRestartsIt() throws Exception {
+        String k = key();
+        IdempotencyRecord claim = store.claim(k, "owner-1", "fp-1", SHORT).record();
+        assertThat(claim.createdAt()).isNotNull();
+        // expiresAt = createdAt + lease on the store's clock (to the store's precision, at worst 1 ms).
+        assertThat(Duration.between(claim.createdAt(), claim.expiresAt())
+                        .minus(SHORT)
+                        .abs())
+                .isLessThanOrEqualTo(Duration.ofMillis(1));
+        assertThat(store.read(k).orElseThrow().createdAt()).isEqualTo(claim.createdAt());
+        elapse(PAST_SHORT);
+
+        IdempotencyRecord takeover = store.claim(k, "owner-2", "fp-1", LONG).record();
+        assertThat(takeover.createdAt()).isAfter(claim.createdAt());
+        assertThat(store.complete(k, "owner-2", bytes("done"), LONG)).isTrue();
+        IdempotencyRecord completed = store.read(k).orElseThrow();
+        assertThat(completed.status()).isEqualTo(RecordStatus.COMPLETED);
+        assertThat(completed.createdAt()).isEqualTo(takeover.createdAt());
+    }
+
+    @Test
+    void deleteCompletedRemovesOnlyTheOwnersCompletedRecord() {
+        String k = key();
+        store.claim(k, "owner-1", "fp-1", LONG);
+        assertThat(store.deleteCompleted(k, "owner-1"))
+                .as("an IN_PROGRESS claim is released, never deleted as completed")
+                .isFalse();
+        assertThat(store.complete(k, "owner-1", bytes("wrong"), LONG)).isTrue();
+        assertThat(store.deleteCompleted(k, "someone-else")).isFalse();
+        assertThat(store.read(k)).isPresent();
+
+        assertThat(store.deleteCompleted(k, "owner-1")).isTrue();
+        assertThat(store.read(k)).isEmpty();
+        assertThat(store.deleteCompleted(k, "owner-1")).isFalse();
+        ClaimResult again = store.claim(k, "owner-2", "fp-1", LONG);
+        assertThat(again.claimed()).as("the next call runs again").isTrue();
+        assertThat(again.replaced()).isNull();
+    }
+
+    @Test
     void anOwnerPastItsLeaseStillCompletesWhenNobodyTookOver() throws Exception {
         String k = key();
         store.claim(k, "late-owner", "fp-1", SHORT);

@@ -2,6 +2,7 @@ package dev.idempotency.toolkit;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotency.TestServices;
 import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
@@ -17,15 +18,13 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
  * The real stores the toolkit is tested on, each as two "nodes" that share one backend: the memory
  * store (one instance twice), a two-node Infinispan cluster inside this JVM (JGroups TCP on
- * 127.0.0.1:7900-7901, the shipped clustered configuration), and two JPA stores (two Hibernate
- * persistence units, two connection pools) on one PostgreSQL schema. Racing threads use both nodes,
+ * 127.0.0.1:7900-7901, the shipped clustered configuration), and two JPA stores (two connection
+ * pools) on one PostgreSQL schema. Racing threads use both nodes,
  * so every race also crosses the "cluster". Started once per JVM, on first use; closed at exit.
  */
 public enum StoreNodes {
@@ -39,16 +38,8 @@ public enum StoreNodes {
     /** The PostgreSQL schema of the toolkit's tests, apart from every other suite's tables. */
     public static final String PG_SCHEMA = "toolkit_test";
 
-    private static final int JGROUPS_A = 7900;
-    private static final int JGROUPS_B = 7901;
-
-    // Held so that the level sticks: every duplicate claim on a portable path is a logged SQL error.
-    private static final Logger HIBERNATE_SQL_ERRORS =
-            Logger.getLogger("org.hibernate.engine.jdbc.spi.SqlExceptionHelper");
-
-    static {
-        HIBERNATE_SQL_ERRORS.setLevel(Level.OFF);
-    }
+    private static final int JGROUPS_A = TestServices.port(7900);
+    private static final int JGROUPS_B = TestServices.port(7901);
 
     private List<IdempotencyStore> nodes;
 
@@ -92,9 +83,9 @@ public enum StoreNodes {
                 HikariDataSource dsA = pool();
                 HikariDataSource dsB = pool();
                 JpaIdempotencyStore a = JpaIdempotencyStore.resourceLocal(
-                        dsA, new JpaStoreSettings(Settings.none()), Clock.systemUTC(), Map.of());
+                        dsA, new JpaStoreSettings(Settings.none()), Clock.systemUTC());
                 JpaIdempotencyStore b = JpaIdempotencyStore.resourceLocal(
-                        dsB, new JpaStoreSettings(Settings.none()), Clock.systemUTC(), Map.of());
+                        dsB, new JpaStoreSettings(Settings.none()), Clock.systemUTC());
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     a.close();
                     b.close();
@@ -120,7 +111,7 @@ public enum StoreNodes {
 
     private static HikariDataSource pool() {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + PG_SCHEMA);
+        config.setJdbcUrl(TestServices.postgresUrl(PG_SCHEMA));
         config.setUsername("postgres");
         config.setPassword("");
         config.setMaximumPoolSize(16);
@@ -129,7 +120,7 @@ public enum StoreNodes {
     }
 
     private static void run(String sql) {
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
+        try (Connection c = DriverManager.getConnection(TestServices.postgresUrl(), "postgres", "");
                 Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {

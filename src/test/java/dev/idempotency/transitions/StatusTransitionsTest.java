@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotency.TestServices;
 import dev.idempotency.spi.Races;
 import dev.idempotency.toolkit.StoreNodes;
 import jakarta.persistence.EntityManager;
@@ -49,14 +50,11 @@ class StatusTransitionsTest {
 
     static synchronized Stream<Db> databases() throws Exception {
         if (OPEN.isEmpty()) {
-            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
+            try (Connection c = DriverManager.getConnection(TestServices.postgresUrl(), "postgres", "");
                     Statement s = c.createStatement()) {
                 s.execute("CREATE SCHEMA IF NOT EXISTS " + StoreNodes.PG_SCHEMA);
             }
-            OPEN.add(db(
-                    "postgresql",
-                    "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + StoreNodes.PG_SCHEMA,
-                    "postgres"));
+            OPEN.add(db("postgresql", TestServices.postgresUrl(StoreNodes.PG_SCHEMA), "postgres"));
             OPEN.add(db("h2", "jdbc:h2:mem:toolkit-transitions;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000", "sa"));
         }
         return OPEN.stream();

@@ -46,6 +46,8 @@ public final class IdempotencyRecordSchema implements SerializationContextInitia
               optional int64 expiresAtSeconds = 5;
               optional int32 expiresAtNanos = 6;
               optional bytes outcome = 7;
+              optional int64 createdAtSeconds = 8;
+              optional int32 createdAtNanos = 9;
             }
             """;
 
@@ -84,6 +86,8 @@ public final class IdempotencyRecordSchema implements SerializationContextInitia
             Long seconds = reader.readLong("expiresAtSeconds");
             Integer nanos = reader.readInt("expiresAtNanos");
             byte[] outcome = reader.readBytes("outcome");
+            Long createdSeconds = reader.readLong("createdAtSeconds");
+            Integer createdNanos = reader.readInt("createdAtNanos");
             if (key == null || status == null || seconds == null) {
                 throw new IOException("an idempotency record in the cache lacks its key, status or expiry");
             }
@@ -93,7 +97,10 @@ public final class IdempotencyRecordSchema implements SerializationContextInitia
                     owner,
                     fingerprint,
                     Instant.ofEpochSecond(seconds, nanos == null ? 0 : nanos),
-                    outcome);
+                    outcome,
+                    createdSeconds == null
+                            ? null
+                            : Instant.ofEpochSecond(createdSeconds, createdNanos == null ? 0 : createdNanos));
         }
 
         @Override
@@ -106,6 +113,10 @@ public final class IdempotencyRecordSchema implements SerializationContextInitia
             writer.writeInt("expiresAtNanos", r.expiresAt().getNano());
             if (r.outcome() != null) {
                 writer.writeBytes("outcome", r.outcome());
+            }
+            if (r.createdAt() != null) {
+                writer.writeLong("createdAtSeconds", r.createdAt().getEpochSecond());
+                writer.writeInt("createdAtNanos", r.createdAt().getNano());
             }
         }
     }

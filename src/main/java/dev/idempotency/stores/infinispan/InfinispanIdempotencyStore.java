@@ -126,7 +126,7 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
                 // Take over the ended lease or retention, but only if the record is still the one we
                 // judged: a concurrent claim or a late complete makes this replace fail, and we re-read.
                 if (conditionally(() -> cache.replace(key, existing, claim, lifespan, TimeUnit.MILLISECONDS))) {
-                    return ClaimResult.claimed(claim);
+                    return ClaimResult.claimed(claim, existing);
                 }
             }
             throw contended("claim", key);
@@ -173,6 +173,22 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
                 }
             }
             throw contended("release", key);
+        });
+    }
+
+    @Override
+    public boolean deleteCompleted(String key, String owner) {
+        return guarded("delete", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                IdempotencyRecord existing = cache.get(key);
+                if (!RecordLifecycle.isCompletedBy(existing, owner)) {
+                    return false;
+                }
+                if (conditionally(() -> cache.remove(key, existing))) {
+                    return true;
+                }
+            }
+            throw contended("delete", key);
         });
     }
 

@@ -81,7 +81,14 @@ public class IdempotencyRecordEntity {
 
     /** The record this row holds. */
     IdempotencyRecord toRecord() {
-        return new IdempotencyRecord(recordKey, status, owner, fingerprint, Instant.ofEpochMilli(expiresAt), outcome);
+        return new IdempotencyRecord(
+                recordKey,
+                status,
+                owner,
+                fingerprint,
+                Instant.ofEpochMilli(expiresAt),
+                outcome,
+                Instant.ofEpochMilli(createdAt));
     }
 
     /** The namespaced key (the primary key). */

@@ -1,129 +1,165 @@
 package dev.idempotency.stores.jpa;
 
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.core.CurrentOperation;
+import dev.idempotency.core.Hashing;
 import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordStatus;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.LockTimeoutException;
-import jakarta.persistence.PersistenceException;
-import jakarta.persistence.QueryTimeoutException;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
- * The JPA store: one row per key in {@value IdempotencyRecordEntity#TABLE}, claimed by an INSERT and
- * inspected under {@code SELECT ... FOR UPDATE}.
+ * The JPA store: one row per key in the table {@value #TABLE} of the application's database, written
+ * with plain JDBC on the application's (JTA) data source. No JPA provider takes part: none can log a
+ * failed statement, none needs to be visible to the application, and each call is the fewest round
+ * trips the database allows.
  *
- * <p>A claim first INSERTs the new IN_PROGRESS row: most keys are new, so the common path is that one
- * statement. Only when the key exists does the store read the row: a live COMPLETED record (which can
- * change only by expiring) is replayed from a plain read; any other row is read again with {@link
- * LockModeType#PESSIMISTIC_WRITE} and {@link RecordLifecycle} decides under that lock (in progress, or
- * take over an ended lease or retention). The INSERT never poisons a transaction that has
- * to go on:
+ * <p>The rules are {@link RecordLifecycle}'s; each primitive is one atomic SQL statement that applies
+ * them, compare-and-set style:
  *
- * <ul>
- *   <li>on PostgreSQL (which aborts a transaction on any error) it is {@code INSERT ... ON CONFLICT DO
- *       NOTHING}, which waits for a conflicting uncommitted insert and then reports 0 rows;
- *   <li>in the {@code separate} mode elsewhere it is a portable {@code persist}; if it fails, its own
- *       transaction is rolled back and the locking read runs in a fresh one, so it sees committed state
- *       rather than the failed transaction's snapshot (on InnoDB this also avoids the shared-to-exclusive
- *       lock upgrade that deadlocks racing duplicates);
- *   <li>in the {@code joined} mode on MariaDB/MySQL it is {@code INSERT IGNORE}; on H2 a plain JDBC
- *       INSERT whose duplicate-key error fails only that statement, caught before JPA can mark the
- *       caller's transaction for rollback.
- * </ul>
+ * <ol>
+ *   <li><b>claim</b>: the INSERT of the new IN_PROGRESS row ({@link Dialect#claim()}: {@code ON
+ *       CONFLICT DO NOTHING} on PostgreSQL, which also returns the existing row in the same statement;
+ *       {@code INSERT IGNORE} on MariaDB/MySQL; a plain INSERT whose duplicate-key error fails only
+ *       that statement elsewhere). If the key exists, its row is read with a plain SELECT (on
+ *       PostgreSQL it came back with the INSERT). A live record is reported as it is, without a lock:
+ *       a live COMPLETED record changes only by expiring, and a live IN_PROGRESS one only by expiring or
+ *       through its owner, so a poll (an {@code onInProgress = WAIT} duplicate) writes nothing and
+ *       never queues before the owner's complete. A record that is not live is taken over by one
+ *       UPDATE conditional on its expiry ({@code WHERE idem_key = ? AND expires_at <= now}, the SQL
+ *       form of {@link RecordLifecycle#isClaimable}); of racing takeovers one changes the row, the
+ *       others find it live again;
+ *   <li><b>complete</b>: one UPDATE, <b>release</b>: one DELETE, each fenced by {@code WHERE idem_key
+ *       = ? AND owner_token = ? AND status = 'IN_PROGRESS'} ({@link RecordLifecycle#isOwnedBy}): one
+ *       row changed means done, none means the claim is not the caller's any more;
+ *   <li><b>purge</b> deletes rows that are not live, except IN_PROGRESS rows within {@code
+ *       idempotency.jpa.claim-grace} after their lease, whose owner may still complete.
+ * </ol>
  *
- * <p>Complete and release are one fenced statement each, compare-and-set style: an UPDATE (DELETE) of
- * the row {@code WHERE idem_key = ? AND owner_token = ? AND status = 'IN_PROGRESS'}, the SQL form of
- * {@link RecordLifecycle#isOwnedBy}; one row changed means done, none means the claim is not the
- * caller's. A new key therefore costs two statements in all: the claim's INSERT and the completion's
- * UPDATE.
+ * <p>In the {@code separate} mode (the default, and always for calls outside a guarded operation:
+ * message attempts, one-time tokens, cluster locks) each statement autocommits on a connection that
+ * takes part in no caller's transaction: one round trip, no BEGIN or COMMIT of its own. In the {@code
+ * joined} mode the statements run on the connection of the caller's transaction; on PostgreSQL the
+ * claim runs under a savepoint, so that a lock wait that times out (the duplicate of a key whose first
+ * caller has not committed) fails only the claim and not the caller's whole transaction.
  *
- * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout} (a statement timeout, which
- * PostgreSQL applies to lock waits; MariaDB/MySQL and H2 bound them by their own {@code
- * innodb_lock_wait_timeout} and {@code LOCK_TIMEOUT}); a claim
- * whose wait times out reports the key as IN_PROGRESS, so the caller gets the in-progress outcome (409),
- * not a server error. Instants come from the store's {@link Clock}, in milliseconds.
+ * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout} (a JDBC query timeout). A claim
+ * whose wait times out reports the key as IN_PROGRESS, so the caller gets 409 or waits, never a server
+ * error. Complete and release retry a lock timeout, a deadlock or a serialization failure for up to
+ * {@link #SETTLE_RETRY}: the operation ran, and its outcome must not be lost to a passing lock. Any
+ * other database failure is an {@link IdempotencyStoreUnavailableException} (HTTP 503). Instants come
+ * from the store's {@link Clock}, in milliseconds.
  */
 public final class JpaIdempotencyStore implements IdempotencyStore {
+
+    /** The table name. */
+    public static final String TABLE = "idempotency_record";
+
+    /** How long complete and release retry a lock timeout, deadlock or serialization failure. */
+    static final Duration SETTLE_RETRY = Duration.ofSeconds(30);
 
     private static final System.Logger LOG = System.getLogger(JpaIdempotencyStore.class.getName());
     private static final int ATTEMPTS = 5;
     private static final int DELETE_CHUNK = 500;
-    private static final String TIMEOUT_HINT = "jakarta.persistence.query.timeout";
-    /** Stands for the fingerprint of an expected claim, which complete and release never read. */
-    private static final String UNREAD_FINGERPRINT = "(not read)";
+    private static final String SAVEPOINT = "idempotency_claim";
     /** SQLStates of lock waits that timed out or were cancelled by the statement timeout. */
-    private static final Set<String> TIMEOUT_STATES = Set.of("57014", "55P03", "HYT00", "70100");
-    /** SQLStates of deadlocks and serialization failures: the transaction can simply run again. */
+    private static final Set<String> TIMEOUT_STATES = Set.of("57014", "55P03", "HYT00", "70100", "40XL1");
+    /** SQLStates of deadlocks and serialization failures: the statement can simply run again. */
     private static final Set<String> RETRY_STATES = Set.of("40001", "40P01");
 
-    private final EntityManagerFactory emf;
-    private final Transactions transactions;
+    private final Connections connections;
     private final Dialect dialect;
     private final JpaStoreSettings settings;
     private final Clock clock;
-    private final DataSource dataSource;
-    private final int timeoutMillis;
+    private final int timeoutSeconds;
+    private final String claimSql;
+    private final String readSql;
+    private final String joinedReadSql;
+    private final String takeoverSql;
+    private final String completeSql;
+    private final String releaseSql;
+    private final String purgeSelectSql;
 
-    JpaIdempotencyStore(
-            EntityManagerFactory emf,
-            Transactions transactions,
-            Dialect dialect,
-            JpaStoreSettings settings,
-            Clock clock,
-            DataSource dataSource) {
-        this.emf = emf;
-        this.transactions = transactions;
+    JpaIdempotencyStore(Connections connections, Dialect dialect, JpaStoreSettings settings, Clock clock) {
+        this.connections = connections;
         this.dialect = dialect;
         this.settings = settings;
         this.clock = clock;
-        this.dataSource = dataSource;
-        this.timeoutMillis =
-                (int) Math.min(Integer.MAX_VALUE, settings.lockTimeout().toMillis());
+        this.timeoutSeconds = (int)
+                Math.min(Integer.MAX_VALUE, Math.max(1, settings.lockTimeout().toSeconds()));
+        String fence = "idem_key = ? AND " + dialect.exactOwner() + " = ? AND status = ?";
+        this.claimSql = dialect.claim();
+        this.readSql = dialect.read(false);
+        this.joinedReadSql = dialect.read(true);
+        this.takeoverSql = "UPDATE " + TABLE + " SET status = ?, owner_token = ?, fingerprint = ?, expires_at = ?,"
+                + " outcome = NULL, created_at = ?, updated_at = ? WHERE idem_key = ? AND expires_at <= ?";
+        this.completeSql =
+                "UPDATE " + TABLE + " SET status = ?, expires_at = ?, outcome = ?, updated_at = ? WHERE " + fence;
+        this.releaseSql = "DELETE FROM " + TABLE + " WHERE " + fence;
+        this.purgeSelectSql = "SELECT idem_key FROM " + TABLE + " WHERE " + purgeCondition() + " ORDER BY expires_at";
     }
 
     /**
-     * A store for Java SE on a (pooled) data source, with resource-local transactions: only the {@code
-     * separate} mode. Creates the table when {@code idempotency.jpa.create-table} allows.
+     * A store for Java SE on a (pooled) data source, {@code separate} mode only: checks the database
+     * and creates the table as in a container (see {@link Schema#prepare}).
      *
      * @param dataSource where the table lives
      * @param settings the {@code idempotency.jpa.*} keys
      * @param clock the store's clock
-     * @param providerProperties passed to the JPA provider as they are
+     * @throws IdempotencyConfigurationException the store cannot work with this data source and
+     *     configuration; the message names the key to change
      */
-    public static JpaIdempotencyStore resourceLocal(
-            DataSource dataSource, JpaStoreSettings settings, Clock clock, Map<String, String> providerProperties) {
-        Dialect dialect = PersistenceUnitBootstrap.dialect(dataSource, settings);
-        if (settings.createTable()) {
-            PersistenceUnitBootstrap.createTable(dataSource, dialect);
+    public static JpaIdempotencyStore resourceLocal(DataSource dataSource, JpaStoreSettings settings, Clock clock) {
+        if (settings.defaultMode() == TransactionMode.JOINED) {
+            throw new IdempotencyConfigurationException("Config key '" + JpaStoreSettings.TRANSACTION
+                    + "' is joined, but a JPA store on a plain data source has no caller's transaction to join;"
+                    + " set it to separate, or run the store in a Jakarta EE container (JTA).");
         }
-        EntityManagerFactory emf = PersistenceUnitBootstrap.create(
-                dataSource, false, settings.provider().orElse(null), providerProperties);
-        return new JpaIdempotencyStore(emf, new ResourceLocalTransactions(emf), dialect, settings, clock, dataSource);
+        return start(new DataSourceConnections(dataSource), settings, clock, List.of());
     }
 
-    /** Closes the entity manager factory. */
+    /**
+     * Checks the database, creates the table if allowed, and proves that a claim works, so that a
+     * store that could only fail is refused at startup.
+     *
+     * @param joinedKeys the config keys that set an operation to the joined mode
+     */
+    static JpaIdempotencyStore start(
+            Connections connections, JpaStoreSettings settings, Clock clock, List<String> joinedKeys) {
+        Dialect dialect = Schema.prepare(connections, settings);
+        if (!dialect.joinable() && !joinedKeys.isEmpty()) {
+            throw new IdempotencyConfigurationException("Config key '" + joinedKeys.get(0)
+                    + "' selects the joined transaction mode, which the JPA idempotency store does not support on this"
+                    + " database (" + dialect.configName() + "): " + notJoinableReason(dialect)
+                    + " Set it to separate.");
+        }
+        JpaIdempotencyStore store = new JpaIdempotencyStore(connections, dialect, settings, clock);
+        store.probe();
+        return store;
+    }
+
+    /** Closes nothing: the data source belongs to its owner. Kept for symmetry with other stores. */
     public void close() {
-        emf.close();
+        // The store holds no resources of its own.
     }
 
     /** The database dialect in use. */
@@ -134,14 +170,14 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
         Instant now = now();
-        IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
+        IdempotencyRecord claim = normalized(RecordLifecycle.claim(key, owner, fingerprint, now, lease));
         String operation = CurrentOperation.name();
         try {
-            if (settings.mode(operation) == TransactionMode.JOINED) {
-                return transactions.inCaller(em -> claimIn(em, claim, now, true), String.valueOf(operation));
+            if (joined(operation)) {
+                return connections.joined(c -> claimJoined(c, claim, now), operation);
             }
-            return claimSeparately(claim, now);
-        } catch (RuntimeException e) {
+            return retrying(() -> connections.separate(c -> claimOn(c, claim, now, false)));
+        } catch (SQLException e) {
             if (isTimeout(e)) {
                 LOG.log(Level.DEBUG, "key #{0}: lock wait timed out; reporting it in progress", shortHash(key));
                 // The holder's record is unknown: report one that is IN_PROGRESS for the lock timeout,
@@ -154,180 +190,154 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                         now.plus(settings.lockTimeout()),
                         null));
             }
-            throw e;
+            throw unavailable("claim", operation, key, e);
         }
-    }
-
-    private ClaimResult claimSeparately(IdempotencyRecord claim, Instant now) {
-        RuntimeException last = null;
-        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            try {
-                return transactions.inNew(em -> claimIn(em, claim, now, false));
-            } catch (LostInsert lost) {
-                // The INSERT failed (a duplicate, most likely) and its transaction is gone: decide in a
-                // fresh transaction, whose locking read sees the committed row.
-                last = lost;
-                Optional<ClaimResult> decided = retrying(() -> transactions.inNew(em -> decide(em, claim, now)));
-                if (decided.isPresent()) {
-                    return decided.get();
-                }
-            } catch (RuntimeException e) {
-                if (!isRetryable(e)) {
-                    throw e;
-                }
-                last = e;
-            }
-        }
-        throw last instanceof LostInsert ? (RuntimeException) last.getCause() : last;
-    }
-
-    private ClaimResult claimIn(EntityManager em, IdempotencyRecord claim, Instant now, boolean joined) {
-        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            if (insert(em, claim, now, joined)) {
-                return ClaimResult.claimed(normalized(claim));
-            }
-            Optional<ClaimResult> decided = decide(em, claim, now);
-            if (decided.isPresent()) {
-                return decided.get();
-            }
-            // The row was released or purged between the INSERT and the locking read: insert again.
-        }
-        throw new IllegalStateException("key #" + shortHash(claim.key()) + " was deleted " + ATTEMPTS
-                + " times between an INSERT and a read; the store is under unusual churn");
-    }
-
-    /** Inserts the claim; true if inserted, false if the key exists (joined and conflict-free paths). */
-    private boolean insert(EntityManager em, IdempotencyRecord claim, Instant now, boolean joined) {
-        String conflictFree = dialect.insertIfAbsent();
-        if (conflictFree != null && (joined || dialect == Dialect.POSTGRESQL)) {
-            long at = now.toEpochMilli();
-            int n = em.createNativeQuery(conflictFree)
-                    .setParameter(1, claim.key())
-                    .setParameter(2, claim.status().name())
-                    .setParameter(3, claim.owner())
-                    .setParameter(4, claim.fingerprint())
-                    .setParameter(5, claim.expiresAt().toEpochMilli())
-                    .setParameter(6, at)
-                    .setHint(TIMEOUT_HINT, timeoutMillis)
-                    .executeUpdate();
-            return n == 1;
-        }
-        if (joined) {
-            return insertOverJdbc(claim, now);
-        }
-        em.persist(new IdempotencyRecordEntity(claim, now));
-        try {
-            em.flush();
-        } catch (PersistenceException e) {
-            throw new LostInsert(e);
-        }
-        return true;
     }
 
     /**
-     * The joined-mode INSERT on H2, on the data source's connection of the caller's transaction: H2
-     * fails only the statement on a duplicate key, and catching it here keeps JPA from marking the
-     * transaction for rollback.
+     * The joined claim. On PostgreSQL under a savepoint: there a statement that fails (a lock wait that
+     * timed out) aborts the whole transaction, and the caller's transaction must go on (to poll again,
+     * or to answer 409 and roll back by its own decision).
      */
-    private boolean insertOverJdbc(IdempotencyRecord claim, Instant now) {
-        if (dialect != Dialect.H2 || dataSource == null) {
-            throw new dev.idempotency.IdempotencyConfigurationException("The joined transaction mode of the JPA"
-                    + " idempotency store supports PostgreSQL, MariaDB/MySQL and H2, not this database ("
-                    + dialect.configName() + "); set '" + JpaStoreSettings.TRANSACTION + "' to separate.");
+    private ClaimResult claimJoined(Connection c, IdempotencyRecord claim, Instant now) throws SQLException {
+        if (!dialect.joinable()) {
+            throw new IdempotencyConfigurationException("The joined transaction mode of the JPA idempotency store"
+                    + " is not supported on this database (" + dialect.configName() + "): "
+                    + notJoinableReason(dialect) + " Set '" + JpaStoreSettings.TRANSACTION + "' to separate.");
         }
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(Dialect.plainInsert())) {
+        if (dialect != Dialect.POSTGRESQL) {
+            return claimOn(c, claim, now, true);
+        }
+        execute(c, "SAVEPOINT " + SAVEPOINT);
+        ClaimResult result;
+        try {
+            result = claimOn(c, claim, now, true);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                execute(c, "ROLLBACK TO SAVEPOINT " + SAVEPOINT);
+                execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
+        return result;
+    }
+
+    /** The claim on one connection: insert, else read and decide, else take over; see the class description. */
+    private ClaimResult claimOn(Connection c, IdempotencyRecord claim, Instant now, boolean joined)
+            throws SQLException {
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            Found found = insertOrFind(c, claim, now, joined);
+            if (found.inserted()) {
+                return ClaimResult.claimed(claim);
+            }
+            IdempotencyRecord existing = found.existing() != null ? found.existing() : read(c, claim.key(), joined);
+            if (existing == null) {
+                continue; // released or purged since the INSERT: insert again
+            }
+            if (RecordLifecycle.isLive(existing, now)) {
+                return ClaimResult.existing(existing);
+            }
+            if (takeOver(c, claim, now)) {
+                return ClaimResult.claimed(claim, existing);
+            }
+            // Another caller took it over, or it was deleted, since the read: decide again.
+        }
+        throw new SQLException("key #" + shortHash(claim.key()) + " changed " + ATTEMPTS
+                + " times between a claim's statements; the table is under unusual churn");
+    }
+
+    /** What the claim statement found. */
+    private record Found(boolean inserted, IdempotencyRecord existing) {
+        static final Found INSERTED = new Found(true, null);
+        static final Found UNSEEN = new Found(false, null);
+    }
+
+    private Found insertOrFind(Connection c, IdempotencyRecord claim, Instant now, boolean joined) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(claimSql)) {
+            long at = now.toEpochMilli();
             ps.setString(1, claim.key());
             ps.setString(2, claim.status().name());
             ps.setString(3, claim.owner());
             ps.setString(4, claim.fingerprint());
             ps.setLong(5, claim.expiresAt().toEpochMilli());
-            ps.setLong(6, now.toEpochMilli());
-            ps.setLong(7, now.toEpochMilli());
-            ps.setQueryTimeout(Math.max(1, timeoutMillis / 1000));
-            return ps.executeUpdate() == 1;
-        } catch (SQLException e) {
-            if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
-                return false;
+            ps.setLong(6, at);
+            ps.setLong(7, at);
+            bound(ps);
+            if (dialect.returnsExisting()) {
+                ps.setString(8, claim.key());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        // The conflicting row committed while the statement waited for it, after the
+                        // statement's snapshot: a new statement will see it.
+                        return Found.UNSEEN;
+                    }
+                    return rs.getBoolean(1) ? Found.INSERTED : new Found(false, record(rs, 2, claim.key()));
+                }
             }
-            throw new PersistenceException("claim INSERT of key #" + shortHash(claim.key()) + " failed: " + e, e);
+            if (ps.executeUpdate() == 1) {
+                return Found.INSERTED;
+            }
+        } catch (SQLException e) {
+            if (!dialect.isDuplicateKey(e)) {
+                throw e;
+            }
+        }
+        return Found.UNSEEN;
+    }
+
+    /** The row of a key, or null; see {@link Dialect#read} for the joined read on MariaDB/MySQL. */
+    private IdempotencyRecord read(Connection c, String key, boolean joined) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(joined ? joinedReadSql : readSql)) {
+            ps.setString(1, key);
+            bound(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? record(rs, 1, key) : null;
+            }
         }
     }
 
     /**
-     * Reads the row under a write lock and decides with {@link RecordLifecycle}: a free key is taken
-     * over in place, a live one is reported as it is.
+     * Takes over a row that is not live: the values of {@code claim}, with {@code created_at} restarted,
+     * if the row's expiry is still at or before now.
      *
-     * @return empty if there is no row
+     * @return whether this call changed the row (false: another caller took it over or it is gone)
      */
-    private Optional<ClaimResult> decide(EntityManager em, IdempotencyRecord claim, Instant now) {
-        // A live COMPLETED record can change only by expiring (complete and release act on IN_PROGRESS
-        // claims, purge deletes only rows that are not live), so a plain read of one is as good as a
-        // locked one, and replays it without the row lock: on PostgreSQL SELECT ... FOR UPDATE writes
-        // the lock to the WAL, so every replay waited for an fsync and replays of one key queued.
-        IdempotencyRecordEntity seen = plainRow(em, claim.key());
-        if (seen != null) {
-            IdempotencyRecord existing = seen.toRecord();
-            if (existing.status() == RecordStatus.COMPLETED && RecordLifecycle.isLive(existing, now)) {
-                return Optional.of(ClaimResult.existing(existing));
-            }
-            // The locking read below must load the row afresh, not return this managed instance.
-            em.detach(seen);
+    private boolean takeOver(Connection c, IdempotencyRecord claim, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(takeoverSql)) {
+            long at = now.toEpochMilli();
+            ps.setString(1, claim.status().name());
+            ps.setString(2, claim.owner());
+            ps.setString(3, claim.fingerprint());
+            ps.setLong(4, claim.expiresAt().toEpochMilli());
+            ps.setLong(5, at);
+            ps.setLong(6, at);
+            ps.setString(7, claim.key());
+            ps.setLong(8, at);
+            bound(ps);
+            return ps.executeUpdate() == 1;
         }
-        IdempotencyRecordEntity row = lockedRow(em, claim.key());
-        if (row == null) {
-            return Optional.empty();
-        }
-        IdempotencyRecord existing = row.toRecord();
-        if (RecordLifecycle.isClaimable(existing, now)) {
-            row.replace(claim, now);
-            em.flush();
-            return Optional.of(ClaimResult.claimed(row.toRecord()));
-        }
-        return Optional.of(ClaimResult.existing(existing));
-    }
-
-    private IdempotencyRecordEntity plainRow(EntityManager em, String key) {
-        List<IdempotencyRecordEntity> rows = em.createQuery(
-                        "SELECT r FROM IdempotencyRecord r WHERE r.recordKey = :k", IdempotencyRecordEntity.class)
-                .setParameter("k", key)
-                .setHint(TIMEOUT_HINT, timeoutMillis)
-                .getResultList();
-        return rows.isEmpty() ? null : rows.get(0);
-    }
-
-    private IdempotencyRecordEntity lockedRow(EntityManager em, String key) {
-        List<IdempotencyRecordEntity> rows = em.createQuery(
-                        "SELECT r FROM IdempotencyRecord r WHERE r.recordKey = :k", IdempotencyRecordEntity.class)
-                .setParameter("k", key)
-                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
-                .setHint(TIMEOUT_HINT, timeoutMillis)
-                .getResultList();
-        return rows.isEmpty() ? null : rows.get(0);
     }
 
     @Override
     public Optional<IdempotencyRecord> read(String key) {
         Instant now = now();
-        IdempotencyRecordEntity row = transactions.read(em -> em.find(IdempotencyRecordEntity.class, key));
-        if (row == null) {
-            return Optional.empty();
+        IdempotencyRecord r;
+        try {
+            r = connections.separate(c -> read(c, key, false));
+        } catch (SQLException e) {
+            throw unavailable("read", CurrentOperation.name(), key, e);
         }
-        IdempotencyRecord r = row.toRecord();
-        return RecordLifecycle.isLive(r, now) ? Optional.of(r) : Optional.empty();
+        return r != null && RecordLifecycle.isLive(r, now) ? Optional.of(r) : Optional.empty();
     }
 
     /**
-     * Completes the owner's claim with one fenced statement, compare-and-set style: {@code UPDATE ...
-     * WHERE idem_key = ? AND owner_token = ? AND status = 'IN_PROGRESS'}. One row updated means the
-     * claim was the owner's and is now COMPLETED; none means it was not (released, taken over, purged,
-     * or never made), and the call returns false. No read, no row lock held before the write.
-     *
-     * <p>The rules stay {@link RecordLifecycle}'s: the WHERE clause is exactly {@link
-     * RecordLifecycle#isOwnedBy} (an IN_PROGRESS claim made by that owner, no time bound) in SQL, and the
-     * values written are those of {@link RecordLifecycle#complete} applied to that expected claim (status,
-     * expiry and outcome; the owner and the fingerprint it keeps are already in the row). See {@link
-     * #fence}.
+     * Completes the owner's claim with one fenced UPDATE. The WHERE clause is exactly {@link
+     * RecordLifecycle#isOwnedBy} in SQL (an IN_PROGRESS claim made by that owner, no time bound) and
+     * the values written are those of {@link RecordLifecycle#complete} applied to that expected claim
+     * (status, expiry and outcome; the owner and the fingerprint it keeps are already in the row).
      */
     @Override
     public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
@@ -335,46 +345,75 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         IdempotencyRecord expected = expectedClaim(key, owner);
         IdempotencyRecord done = RecordLifecycle.complete(expected, outcome, now, ttl);
         if (!done.owner().equals(expected.owner()) || !done.fingerprint().equals(expected.fingerprint())) {
-            // The UPDATE below writes only status, expiry and outcome; a lifecycle that changed more
-            // would need this store to write it too.
+            // The UPDATE writes only status, expiry and outcome; a lifecycle that changed more would
+            // need this store to write it too.
             throw new IllegalStateException("RecordLifecycle.complete changed the owner or the fingerprint of a"
                     + " claim; the JPA store's fenced UPDATE must be extended to write them");
         }
-        return inMode(em -> fencedTransition(
-                em.createNativeQuery("UPDATE " + IdempotencyRecordEntity.TABLE
-                                + " SET status = ?1, expires_at = ?2, outcome = ?3, updated_at = ?4 WHERE " + fence(5))
-                        .setParameter(1, done.status().name())
-                        .setParameter(2, done.expiresAt().toEpochMilli())
-                        .setParameter(3, done.outcome())
-                        .setParameter(4, now.toEpochMilli()),
-                5,
-                expected));
+        return settle("complete", key, c -> {
+            try (PreparedStatement ps = c.prepareStatement(completeSql)) {
+                ps.setString(1, done.status().name());
+                ps.setLong(2, done.expiresAt().toEpochMilli());
+                ps.setBytes(3, done.outcome());
+                ps.setLong(4, now.toEpochMilli());
+                bindFence(ps, 5, expected);
+                return ps.executeUpdate() == 1;
+            }
+        });
     }
 
-    /**
-     * Releases the owner's claim with one fenced statement: {@code DELETE ... WHERE idem_key = ? AND
-     * owner_token = ? AND status = 'IN_PROGRESS'} (the SQL form of {@link RecordLifecycle#isOwnedBy}).
-     * One row deleted means released; none means the claim was not the owner's, and the call returns
-     * false.
-     */
+    /** Releases the owner's claim with one fenced DELETE ({@link RecordLifecycle#isOwnedBy} in SQL). */
     @Override
     public boolean release(String key, String owner) {
         IdempotencyRecord expected = expectedClaim(key, owner);
-        return inMode(em -> fencedTransition(
-                em.createNativeQuery("DELETE FROM " + IdempotencyRecordEntity.TABLE + " WHERE " + fence(1)),
-                1,
-                expected));
+        return settle("release", key, c -> {
+            try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                bindFence(ps, 1, expected);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /**
+     * Runs a fenced complete or release in the operation's mode. In the separate mode a lock timeout, a
+     * deadlock or a serialization failure (the statement did not apply) is retried for up to {@link
+     * #SETTLE_RETRY}: the operation already ran, and the engine cannot store its outcome later.
+     */
+    private boolean settle(String action, String key, Connections.Work<Boolean> statement) {
+        String operation = CurrentOperation.name();
+        try {
+            if (joined(operation)) {
+                return connections.joined(statement, operation);
+            }
+            long deadline = System.nanoTime() + SETTLE_RETRY.toNanos();
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return connections.separate(statement);
+                } catch (SQLException e) {
+                    if (!(isTimeout(e) || isRetryable(e)) || System.nanoTime() - deadline >= 0) {
+                        throw e;
+                    }
+                    LOG.log(
+                            Level.DEBUG,
+                            "key #{0}: {1} attempt {2} met a lock ({3}); retrying",
+                            shortHash(key),
+                            action,
+                            attempt,
+                            e.getSQLState());
+                }
+            }
+        } catch (SQLException e) {
+            throw unavailable(action, operation, key, e);
+        }
     }
 
     /**
      * The claim that {@code owner} must hold for complete and release to act. Only its key, owner and
-     * status take part in the fence (they are what {@link RecordLifecycle#isOwnedBy} checks); the
-     * fingerprint and lease end are not known without a read, and neither the fence nor {@link
-     * RecordLifecycle#complete} needs them.
+     * status take part in the fence (they are what {@link RecordLifecycle#isOwnedBy} checks).
      */
     private static IdempotencyRecord expectedClaim(String key, String owner) {
         IdempotencyRecord expected =
-                new IdempotencyRecord(key, RecordStatus.IN_PROGRESS, owner, UNREAD_FINGERPRINT, Instant.EPOCH, null);
+                new IdempotencyRecord(key, RecordStatus.IN_PROGRESS, owner, "(not read)", Instant.EPOCH, null);
         if (!RecordLifecycle.isOwnedBy(expected, owner)) {
             throw new IllegalStateException("RecordLifecycle.isOwnedBy no longer accepts an IN_PROGRESS claim by"
                     + " its own owner; the JPA store's fenced statements must follow its new rule");
@@ -382,62 +421,93 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         return expected;
     }
 
-    /**
-     * The WHERE clause of complete and release, {@link RecordLifecycle#isOwnedBy} in SQL: this key, an
-     * IN_PROGRESS claim, of this owner compared byte for byte ({@link Dialect#exactOwner}), with
-     * parameters {@code ?first} (key), {@code ?first+1} (owner) and {@code ?first+2} (status).
-     */
-    private String fence(int first) {
-        return "idem_key = ?" + first + " AND " + dialect.exactOwner() + " = ?" + (first + 1) + " AND status = ?"
-                + (first + 2);
+    private void bindFence(PreparedStatement ps, int first, IdempotencyRecord expected) throws SQLException {
+        ps.setString(first, expected.key());
+        ps.setString(first + 1, dialect.ownerParameter(expected.owner()));
+        ps.setString(first + 2, expected.status().name());
+        bound(ps);
     }
 
     /**
-     * Runs a native UPDATE or DELETE whose WHERE clause is {@link #fence}, bound from the expected
-     * claim. Native, like the claim's INSERT: the provider only binds and sends it (EclipseLink would
-     * prepare a JPQL bulk statement anew on every call), and the owner comparison can be made exact.
-     * Such statements bypass the persistence context, which is safe here: every call has a fresh entity
-     * manager that holds no copy of the row, and the unit has no shared cache ({@code
-     * SharedCacheMode.NONE}).
-     *
-     * @return whether exactly the owner's claim was changed (one row)
+     * Deletes the COMPLETED row made by {@code owner}'s claim with one fenced DELETE ({@code WHERE
+     * idem_key = ? AND owner = ? AND status = 'COMPLETED'}, the SQL form of {@link
+     * RecordLifecycle#isCompletedBy}). Always in a transaction of its own: it is an operator's repair,
+     * never part of a business transaction.
      */
-    private boolean fencedTransition(jakarta.persistence.Query statement, int first, IdempotencyRecord expected) {
-        int rows = statement
-                .setParameter(first, expected.key())
-                .setParameter(first + 1, expected.owner())
-                .setParameter(first + 2, expected.status().name())
-                .setHint(TIMEOUT_HINT, timeoutMillis)
-                .executeUpdate();
-        return rows == 1;
+    @Override
+    public boolean deleteCompleted(String key, String owner) {
+        IdempotencyRecord expected =
+                new IdempotencyRecord(key, RecordStatus.COMPLETED, owner, "(not read)", Instant.EPOCH, new byte[0]);
+        if (!RecordLifecycle.isCompletedBy(expected, owner)) {
+            throw new IllegalStateException("RecordLifecycle.isCompletedBy no longer accepts a COMPLETED record by"
+                    + " its own owner; the JPA store's fenced DELETE must follow its new rule");
+        }
+        try {
+            return connections.separate(c -> {
+                try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                    bindFence(ps, 1, expected);
+                    return ps.executeUpdate() == 1;
+                }
+            });
+        } catch (SQLException e) {
+            throw unavailable("delete", null, key, e);
+        }
     }
 
     /**
-     * Deletes up to {@code max} rows that are not live, oldest expiry first, in one transaction of its
-     * own. The DELETE repeats the expiry condition (the SQL form of {@link
-     * RecordLifecycle#isClaimable}), so a row taken over between the SELECT and the DELETE stays.
+     * Deletes up to {@code max} rows that are not live, oldest expiry first: COMPLETED rows whose
+     * retention ended, and IN_PROGRESS rows whose lease ended more than {@code
+     * idempotency.jpa.claim-grace} ago. A SELECT of the keys (served by the index on {@code
+     * expires_at}), then DELETEs of those keys that repeat the condition, so a row taken over in
+     * between is live again and stays.
      */
     @Override
     public int purgeExpired(int max) {
         long now = now().toEpochMilli();
-        return retrying(() -> transactions.inNew(em -> {
-            List<String> keys = em.createQuery(
-                            "SELECT r.recordKey FROM IdempotencyRecord r WHERE r.expiresAt <= :now"
-                                    + " ORDER BY r.expiresAt",
-                            String.class)
-                    .setParameter("now", now)
-                    .setMaxResults(max)
-                    .getResultList();
-            int deleted = 0;
-            for (int from = 0; from < keys.size(); from += DELETE_CHUNK) {
-                deleted += em.createQuery(
-                                "DELETE FROM IdempotencyRecord r WHERE r.recordKey IN :keys AND r.expiresAt <= :now")
-                        .setParameter("keys", keys.subList(from, Math.min(keys.size(), from + DELETE_CHUNK)))
-                        .setParameter("now", now)
-                        .executeUpdate();
-            }
-            return deleted;
-        }));
+        long graceEnd = now - settings.claimGrace().toMillis();
+        try {
+            return connections.separate(c -> {
+                List<String> keys = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement(purgeSelectSql)) {
+                    bindPurge(ps, 1, now, graceEnd);
+                    ps.setMaxRows(max);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next() && keys.size() < max) {
+                            keys.add(rs.getString(1));
+                        }
+                    }
+                }
+                int deleted = 0;
+                for (int from = 0; from < keys.size(); from += DELETE_CHUNK) {
+                    List<String> chunk = keys.subList(from, Math.min(keys.size(), from + DELETE_CHUNK));
+                    String sql = "DELETE FROM " + TABLE + " WHERE idem_key IN ("
+                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ") AND " + purgeCondition();
+                    try (PreparedStatement ps = c.prepareStatement(sql)) {
+                        int i = 1;
+                        for (String k : chunk) {
+                            ps.setString(i++, k);
+                        }
+                        bindPurge(ps, i, now, graceEnd);
+                        deleted += ps.executeUpdate();
+                    }
+                }
+                return deleted;
+            });
+        } catch (SQLException e) {
+            throw unavailable("purge expired records", null, null, e);
+        }
+    }
+
+    /** Not live, and not an IN_PROGRESS claim within its grace: parameters now, IN_PROGRESS, grace end. */
+    private static String purgeCondition() {
+        return "expires_at <= ? AND (status <> ? OR expires_at <= ?)";
+    }
+
+    private void bindPurge(PreparedStatement ps, int first, long now, long graceEnd) throws SQLException {
+        ps.setLong(first, now);
+        ps.setString(first + 1, RecordStatus.IN_PROGRESS.name());
+        ps.setLong(first + 2, graceEnd);
+        bound(ps);
     }
 
     @Override
@@ -445,25 +515,112 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         return settings.mode(operation) == TransactionMode.JOINED;
     }
 
-    private <T> T inMode(Function<EntityManager, T> work) {
-        String operation = CurrentOperation.name();
-        if (settings.mode(operation) == TransactionMode.JOINED) {
-            return transactions.inCaller(work, String.valueOf(operation));
-        }
-        return retrying(() -> transactions.inNew(work));
+    private boolean joined(String operation) {
+        return settings.mode(operation) == TransactionMode.JOINED;
     }
 
-    /** Runs a whole transaction again after a deadlock or serialization failure. */
-    private static <T> T retrying(java.util.function.Supplier<T> transaction) {
+    /**
+     * Claims and releases a random key once, at startup: proves that the statements of this dialect
+     * work on this table with this user.
+     */
+    private void probe() {
+        String key = Hashing.sha256Hex("idempotency-ee startup probe " + System.nanoTime() + " " + Math.random());
+        try {
+            connections.separate(c -> {
+                IdempotencyRecord claim =
+                        normalized(RecordLifecycle.claim(key, "startup-probe", "-", now(), Duration.ofMinutes(1)));
+                ClaimResult r = claimOn(c, claim, now(), false);
+                if (!r.claimed()) {
+                    throw new SQLException("the probe's fresh key was not claimable");
+                }
+                try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                    bindFence(ps, 1, expectedClaim(key, "startup-probe"));
+                    if (ps.executeUpdate() != 1) {
+                        throw new SQLException("the probe's claim could not be released");
+                    }
+                }
+                return null;
+            });
+        } catch (SQLException | RuntimeException e) {
+            throw new IdempotencyConfigurationException(
+                    "The JPA idempotency store cannot claim and release a key"
+                            + " in its table " + TABLE + " (database " + dialect.configName() + "): " + e
+                            + ". Check that the data source's user may SELECT, INSERT, UPDATE and DELETE rows of "
+                            + TABLE
+                            + " and that the table has the shipped columns (" + dialect.ddlResource() + "), and check '"
+                            + JpaStoreSettings.DIALECT + "'.",
+                    e);
+        }
+    }
+
+    /** Runs a whole separate-mode claim again after a deadlock or serialization failure. */
+    private static <T> T retrying(SqlCall<T> call) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
-                return transaction.get();
-            } catch (RuntimeException e) {
+                return call.call();
+            } catch (SQLException e) {
                 if (attempt >= ATTEMPTS || !isRetryable(e)) {
                     throw e;
                 }
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface SqlCall<T> {
+        T call() throws SQLException;
+    }
+
+    /** Bounds the statement's lock waits by the lock timeout, where that has no side effect. */
+    private void bound(Statement ps) throws SQLException {
+        if (dialect.boundsWithQueryTimeout()) {
+            ps.setQueryTimeout(timeoutSeconds);
+        }
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private IdempotencyRecord record(ResultSet rs, int first, String key) throws SQLException {
+        return new IdempotencyRecord(
+                key,
+                RecordStatus.valueOf(rs.getString(first).trim()),
+                rs.getString(first + 1),
+                rs.getString(first + 2),
+                Instant.ofEpochMilli(rs.getLong(first + 3)),
+                outcome(rs, first + 4),
+                Instant.ofEpochMilli(rs.getLong(first + 5)));
+    }
+
+    /** The outcome column's bytes; Derby reads a BLOB only as a {@link java.sql.Blob}. */
+    private byte[] outcome(ResultSet rs, int column) throws SQLException {
+        if (dialect != Dialect.DERBY) {
+            return rs.getBytes(column);
+        }
+        java.sql.Blob blob = rs.getBlob(column);
+        if (blob == null) {
+            return null;
+        }
+        try {
+            return blob.getBytes(1, (int) blob.length());
+        } finally {
+            blob.free();
+        }
+    }
+
+    private IdempotencyStoreUnavailableException unavailable(
+            String action, String operation, String key, SQLException e) {
+        String hash = key == null ? null : shortHash(key);
+        return new IdempotencyStoreUnavailableException(
+                operation,
+                hash,
+                "The JPA idempotency store could not " + action + (hash == null ? "" : " key #" + hash)
+                        + " because the database failed: " + e + ". Retry later; if it persists, check the data"
+                        + " source and the database.",
+                e);
     }
 
     private Instant now() {
@@ -478,14 +635,21 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 r.owner(),
                 r.fingerprint(),
                 r.expiresAt().truncatedTo(ChronoUnit.MILLIS),
-                r.outcome());
+                r.outcome(),
+                r.createdAt() == null ? null : r.createdAt().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    private static String notJoinableReason(Dialect dialect) {
+        return dialect == Dialect.DERBY
+                ? "Derby rolls a whole transaction back when a lock wait times out, and a joined duplicate waits on"
+                        + " the first caller's uncommitted row."
+                : "the store knows no claim statement for it that leaves the caller's transaction usable after a"
+                        + " failure.";
     }
 
     static boolean isTimeout(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof LockTimeoutException
-                    || t instanceof QueryTimeoutException
-                    || t instanceof SQLTimeoutException) {
+            if (t instanceof SQLTimeoutException) {
                 return true;
             }
             if (t instanceof SQLException s) {
@@ -507,10 +671,10 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
 
     static boolean isRetryable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s) {
-                if ((s.getSQLState() != null && RETRY_STATES.contains(s.getSQLState())) || s.getErrorCode() == 1213) {
-                    return true;
-                }
+            if (t instanceof SQLException s
+                    && ((s.getSQLState() != null && RETRY_STATES.contains(s.getSQLState()))
+                            || s.getErrorCode() == 1213)) {
+                return true;
             }
             if (t.getCause() == t) {
                 break;
@@ -521,12 +685,5 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
 
     private static String shortHash(String key) {
         return key.length() > 12 ? key.substring(0, 12) : key;
-    }
-
-    /** The portable INSERT failed; its transaction must end before the key is inspected. */
-    private static final class LostInsert extends RuntimeException {
-        LostInsert(PersistenceException cause) {
-            super(cause.getMessage(), cause, false, false);
-        }
     }
 }

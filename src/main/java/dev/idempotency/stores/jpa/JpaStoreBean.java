@@ -6,18 +6,16 @@ import dev.idempotency.core.Settings;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
-import jakarta.persistence.EntityManagerFactory;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -28,9 +26,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * The JPA store as the CDI bean that {@code idempotency.store=jpa} selects. It builds nothing until it
  * is selected: in an application on another store it stays an empty shell, so the library's jar never
- * needs a data source, a persistence unit or a table. When selected it starts with the application
- * (so that a wrong data source fails at deployment), on the JTA data source named by {@code
- * idempotency.jpa.datasource} ({@code java:comp/DefaultDataSource} by default).
+ * needs a data source or a table. When selected it starts with the application, on the JTA data source
+ * named by {@code idempotency.jpa.datasource} ({@code java:comp/DefaultDataSource} by default), and
+ * checks there everything a call needs (data source, table, dialect, joined mode), so that a
+ * configuration with which every call would fail fails the deployment instead.
  */
 @ApplicationScoped
 @Named(JpaStoreBean.NAME)
@@ -43,7 +42,6 @@ public class JpaStoreBean implements IdempotencyStore {
 
     private final JtaTransactionRunner runner;
     private volatile JpaIdempotencyStore store;
-    private EntityManagerFactory emf;
 
     /** For the container's proxy. */
     protected JpaStoreBean() {
@@ -60,13 +58,6 @@ public class JpaStoreBean implements IdempotencyStore {
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         if (NAME.equals(new GlobalSettings(settings()).store())) {
             store();
-        }
-    }
-
-    @PreDestroy
-    void stop() {
-        if (emf != null && emf.isOpen()) {
-            emf.close();
         }
     }
 
@@ -88,6 +79,11 @@ public class JpaStoreBean implements IdempotencyStore {
     @Override
     public boolean release(String key, String owner) {
         return store().release(key, owner);
+    }
+
+    @Override
+    public boolean deleteCompleted(String key, String owner) {
+        return store().deleteCompleted(key, owner);
     }
 
     @Override
@@ -128,27 +124,32 @@ public class JpaStoreBean implements IdempotencyStore {
                             + ". Name a JTA data source the application can look up, e.g. java:app/jdbc/orders.",
                     e);
         }
-        Dialect dialect = PersistenceUnitBootstrap.dialect(dataSource, settings);
-        if (settings.createTable()) {
-            PersistenceUnitBootstrap.createTable(dataSource, dialect);
-        }
-        Map<String, String> properties = new HashMap<>();
-        for (String key : config.getPropertyNames()) {
-            if (key.startsWith(JpaStoreSettings.PROPERTY_PREFIX)) {
-                config.getOptionalValue(key, String.class)
-                        .ifPresent(v -> properties.put(key.substring(JpaStoreSettings.PROPERTY_PREFIX.length()), v));
-            }
-        }
-        emf = PersistenceUnitBootstrap.create(
-                dataSource, true, settings.provider().orElse(null), properties);
+        JpaIdempotencyStore s = JpaIdempotencyStore.start(
+                new JtaConnections(dataSource, runner), settings, Clock.systemUTC(), joinedKeys(config, settings));
         LOG.log(
                 Level.INFO,
                 "JPA idempotency store on {0} ({1}), default transaction mode {2}",
                 name,
-                dialect.configName(),
-                settings.mode(null));
-        return new JpaIdempotencyStore(
-                emf, new JtaTransactions(emf, runner), dialect, settings, Clock.systemUTC(), dataSource);
+                s.dialectName(),
+                settings.defaultMode());
+        return s;
+    }
+
+    /** The config keys that set the joined mode: the default, and every per-operation key. */
+    private static List<String> joinedKeys(Config config, JpaStoreSettings settings) {
+        List<String> keys = new ArrayList<>();
+        if (settings.defaultMode() == TransactionMode.JOINED) {
+            keys.add(JpaStoreSettings.TRANSACTION);
+        }
+        for (String key : config.getPropertyNames()) {
+            if (key.startsWith(JpaStoreSettings.TRANSACTION + ".")
+                    && config.getOptionalValue(key, String.class)
+                            .map(v -> TransactionMode.parse(key, v) == TransactionMode.JOINED)
+                            .orElse(false)) {
+                keys.add(key);
+            }
+        }
+        return keys;
     }
 
     private static Settings settings() {

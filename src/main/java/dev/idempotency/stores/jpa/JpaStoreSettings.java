@@ -21,10 +21,11 @@ public final class JpaStoreSettings {
     public static final String CREATE_TABLE = "idempotency.jpa.create-table";
     /** The database dialect; detected from the JDBC metadata when unset. */
     public static final String DIALECT = "idempotency.jpa.dialect";
-    /** Class name of the Jakarta Persistence provider; the first one found when unset. */
-    public static final String PROVIDER = "idempotency.jpa.provider";
-    /** Prefix of properties passed to the provider as they are, e.g. {@code idempotency.jpa.property.eclipselink.logging.level}. */
-    public static final String PROPERTY_PREFIX = "idempotency.jpa.property.";
+    /**
+     * How long the purge keeps an IN_PROGRESS row after its lease ended, so that an owner that ran
+     * past its lease without a competitor can still store its outcome.
+     */
+    public static final String CLAIM_GRACE = "idempotency.jpa.claim-grace";
 
     /** Default of {@link #DATASOURCE}: the platform's default data source. */
     public static final String DEFAULT_DATASOURCE = "java:comp/DefaultDataSource";
@@ -32,10 +33,13 @@ public final class JpaStoreSettings {
     public static final TransactionMode DEFAULT_TRANSACTION = TransactionMode.SEPARATE;
     /** Default of {@link #LOCK_TIMEOUT}. */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
+    /** Default of {@link #CLAIM_GRACE}. */
+    public static final Duration DEFAULT_CLAIM_GRACE = Duration.ofHours(1);
 
     private final Settings settings;
     private final TransactionMode defaultMode;
     private final Duration lockTimeout;
+    private final Duration claimGrace;
     private final Map<String, TransactionMode> modes = new ConcurrentHashMap<>();
 
     /**
@@ -59,6 +63,14 @@ public final class JpaStoreSettings {
             throw new IdempotencyConfigurationException("Config key '" + LOCK_TIMEOUT + "' is " + lockTimeout
                     + "; JDBC statement timeouts count whole seconds, so set at least PT1S.");
         }
+        this.claimGrace = settings.get(CLAIM_GRACE)
+                .filter(v -> !v.isBlank())
+                .map(v -> GlobalSettings.duration(CLAIM_GRACE, v))
+                .orElse(DEFAULT_CLAIM_GRACE);
+        if (claimGrace.isNegative()) {
+            throw new IdempotencyConfigurationException(
+                    "Config key '" + CLAIM_GRACE + "' is " + claimGrace + "; set zero or a positive duration.");
+        }
     }
 
     /** The data source's JNDI name. */
@@ -73,11 +85,16 @@ public final class JpaStoreSettings {
      * The transaction mode of an operation: {@code idempotency.jpa.transaction.<operation name>}, else
      * {@code idempotency.jpa.transaction}, else {@code separate}. Resolved once per operation.
      *
+     * <p>A store call outside a guarded operation ({@code operation} is {@code null}: message attempts,
+     * one-time tokens, cluster locks, which call the store directly) is always {@code separate}: its
+     * record must not roll back with the caller's work (a consumer's rollback would undo the attempt
+     * that counts towards the limit).
+     *
      * @param operation the operation name, or {@code null} for a call outside the engine
      */
     public TransactionMode mode(String operation) {
         if (operation == null) {
-            return defaultMode;
+            return TransactionMode.SEPARATE;
         }
         TransactionMode m = modes.get(operation);
         if (m == null) {
@@ -91,9 +108,19 @@ public final class JpaStoreSettings {
         return m;
     }
 
+    /** The mode of operations without a key of their own ({@link #TRANSACTION}). */
+    public TransactionMode defaultMode() {
+        return defaultMode;
+    }
+
     /** The bound on lock waits. */
     public Duration lockTimeout() {
         return lockTimeout;
+    }
+
+    /** How long the purge keeps an IN_PROGRESS row after its lease ended. */
+    public Duration claimGrace() {
+        return claimGrace;
     }
 
     /** Whether to create the table when missing (default true). */
@@ -116,10 +143,5 @@ public final class JpaStoreSettings {
     /** The configured dialect name, if any. */
     Optional<String> dialect() {
         return settings.get(DIALECT).map(String::trim).filter(v -> !v.isEmpty());
-    }
-
-    /** The configured provider class name, if any. */
-    Optional<String> provider() {
-        return settings.get(PROVIDER).map(String::trim).filter(v -> !v.isEmpty());
     }
 }

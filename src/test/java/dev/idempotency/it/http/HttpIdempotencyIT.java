@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotency.it.Deployments;
 import dev.idempotency.it.http.app.Counter;
 import dev.idempotency.it.http.app.CounterResource;
 import dev.idempotency.it.http.app.FlakyStore;
@@ -15,13 +16,13 @@ import dev.idempotency.it.http.app.NestedStep;
 import dev.idempotency.it.http.app.OrdersResource;
 import dev.idempotency.it.http.app.Security;
 import dev.idempotency.spi.Races;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -42,16 +43,13 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The Idempotency-Key filter on Payara Micro, over real HTTP to 127.0.0.1: one deployment, every rule
+ * The Idempotency-Key filter in the container (every server of the Maven profiles), over real HTTP to 127.0.0.1: one deployment, every rule
  * of issue 3. The application registers nothing: the library jar's DynamicFeature does.
  */
 @ExtendWith(ArquillianExtension.class)
@@ -63,8 +61,7 @@ class HttpIdempotencyIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return ShrinkWrap.create(WebArchive.class, "http-it.war")
-                .addAsLibrary(library())
+        return Deployments.war("http-it.war")
                 .addClasses(
                         HttpApp.class,
                         Counter.class,
@@ -79,14 +76,7 @@ class HttpIdempotencyIT {
                         new StringAsset("idempotency.store=flaky\n"
                                 + "idempotency.http.max-stored-body=4096\n"
                                 + "idempotency.http.fingerprint-headers=X-Currency\n"),
-                        "META-INF/microprofile-config.properties")
-                .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
-    }
-
-    /** The library exactly as users get it: the jar Maven just built. */
-    static JavaArchive library() {
-        File jar = new File(System.getProperty("project.jar", "target/idempotency-ee.jar"));
-        return ShrinkWrap.createFromZipFile(JavaArchive.class, jar);
+                        "META-INF/microprofile-config.properties");
     }
 
     @ArquillianResource
@@ -97,9 +87,9 @@ class HttpIdempotencyIT {
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
-    /** The application's base, always on 127.0.0.1 whatever host name Payara reports. */
+    /** The application's base, always on 127.0.0.1 whatever host name the server reports. */
     private URI base() {
-        return URI.create("http://127.0.0.1:" + deployed.getPort() + deployed.getPath());
+        return Deployments.loopback(deployed);
     }
 
     private static String unique() {
@@ -123,7 +113,8 @@ class HttpIdempotencyIT {
 
     private int count(String name) throws Exception {
         HttpResponse<String> r = client.send(
-                HttpRequest.newBuilder(base().resolve("api/control/count/" + name))
+                HttpRequest.newBuilder(base().resolve(
+                                        "api/control/count?name=" + URLEncoder.encode(name, StandardCharsets.UTF_8)))
                         .GET()
                         .build(),
                 HttpResponse.BodyHandlers.ofString());

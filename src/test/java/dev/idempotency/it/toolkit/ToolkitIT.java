@@ -3,6 +3,7 @@ package dev.idempotency.it.toolkit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotency.it.Deployments;
 import dev.idempotency.it.toolkit.app.Billing;
 import dev.idempotency.it.toolkit.app.JobRuns;
 import dev.idempotency.it.toolkit.app.ReportJob1;
@@ -10,7 +11,6 @@ import dev.idempotency.it.toolkit.app.ReportJob2;
 import dev.idempotency.it.toolkit.app.ToolkitApp;
 import dev.idempotency.it.toolkit.app.ToolkitResource;
 import dev.idempotency.spi.Races;
-import java.io.File;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
@@ -30,16 +30,13 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The toolkit on Payara Micro, in one deployment: a {@code @Schedule} job on two singleton EJBs behind
+ * The toolkit in the container (every server of the Maven profiles), in one deployment: a {@code @Schedule} job on two singleton EJBs behind
  * one cluster lock, the one-time token endpoint and filter over real HTTP, an {@code
  * IdempotentConsumer} CDI bean with its CDI event, and the injected Snowflake generator.
  */
@@ -49,9 +46,7 @@ class ToolkitIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        File jar = new File(System.getProperty("project.jar", "target/idempotency-ee.jar"));
-        return ShrinkWrap.create(WebArchive.class, "toolkit-it.war")
-                .addAsLibrary(ShrinkWrap.createFromZipFile(JavaArchive.class, jar))
+        return Deployments.war("toolkit-it.war")
                 .addClasses(
                         ToolkitApp.class,
                         JobRuns.class,
@@ -63,8 +58,7 @@ class ToolkitIT {
                         new StringAsset("idempotency.tokens.endpoint.enabled=true\n"
                                 + "idempotency.tokens.owner=header:X-Session\n"
                                 + "idempotency.ids.worker-id=7\n"),
-                        "META-INF/microprofile-config.properties")
-                .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
+                        "META-INF/microprofile-config.properties");
     }
 
     @ArquillianResource
@@ -76,7 +70,7 @@ class ToolkitIT {
             .build();
 
     private URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + deployed.getPort() + deployed.getPath() + "api/" + path);
+        return Deployments.loopback(deployed).resolve("api/" + path);
     }
 
     private HttpResponse<String> send(String method, String path, String... headers) throws Exception {
@@ -105,6 +99,14 @@ class ToolkitIT {
                 "application/problem+json",
                 r.headers().firstValue("Content-Type").orElse(""));
         assertTrue(r.body().contains("\"type\":\"urn:idempotency-ee:problem:" + type + "\""), r.body());
+    }
+
+    /** The operations inspection resource is off unless configured: 404 problem, whoever asks (issue 15). */
+    @Test
+    void recordInspectionOverHttpIsOffByDefault() throws Exception {
+        HttpResponse<String> r = send("POST", "idempotency/records/find", "Content-Type", "application/json");
+        assertProblem(r, 404, "inspection-disabled");
+        assertTrue(r.body().contains("idempotency.inspection.http.enabled"), r.body());
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.idempotency.stores.infinispan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.TestServices;
 import dev.idempotency.core.Settings;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -30,8 +31,8 @@ import org.junit.jupiter.api.Test;
  */
 class InfinispanClusterStoreTest extends IdempotencyStoreContract {
 
-    static final int PORT_A = 7810;
-    static final int PORT_B = 7811;
+    static final int PORT_A = TestServices.port(7810);
+    static final int PORT_B = TestServices.port(7811);
 
     private static InfinispanIdempotencyStore nodeA;
     private static InfinispanIdempotencyStore nodeB;
@@ -106,6 +107,11 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
         @Override
         public boolean release(String key, String owner) {
             return other().release(key, owner);
+        }
+
+        @Override
+        public boolean deleteCompleted(String key, String owner) {
+            return other().deleteCompleted(key, owner);
         }
 
         @Override

@@ -2,6 +2,7 @@ package dev.idempotency.stores.infinispan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.TestServices;
 import dev.idempotency.stores.infinispan.app.ClusterApp;
 import dev.idempotency.stores.infinispan.app.ExecResource;
 import dev.idempotency.stores.infinispan.app.Executions;
@@ -56,9 +57,9 @@ class InfinispanPayaraClusterIT {
 
     private static final int NODES = 3;
     private static final int[] HTTP = {8120, 8121, 8122};
-    private static final int[] JGROUPS = {7820, 7821, 7822};
+    private static final int[] JGROUPS = {TestServices.port(7820), TestServices.port(7821), TestServices.port(7822)};
     private static final int KEYS = 200;
-    private static final String PG = "jdbc:postgresql://127.0.0.1:5432/test";
+    private static final String PG = TestServices.postgresUrl();
     private static final Path WORK = Path.of("target", "ispn-it");
 
     /** This run's key prefix, so that runs never see each other's rows. */

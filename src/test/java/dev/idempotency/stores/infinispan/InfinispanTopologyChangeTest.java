@@ -3,6 +3,7 @@ package dev.idempotency.stores.infinispan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.TestServices;
 import dev.idempotency.core.Hashing;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -41,12 +42,13 @@ class InfinispanTopologyChangeTest {
 
     @Test
     void claimsRacingThroughAJoinAndLeaveNeverHaveTwoWinnersAndRarelyAnOverwrittenClaim() throws Exception {
-        String hosts = "127.0.0.1[7812],127.0.0.1[7813],127.0.0.1[7814]";
+        String hosts = "127.0.0.1[" + TestServices.port(7812) + "],127.0.0.1[" + TestServices.port(7813)
+                + "],127.0.0.1[" + TestServices.port(7814) + "]";
         String cluster = "idempotency-topology-" + ProcessHandle.current().pid();
-        InfinispanIdempotencyStore a =
-                InfinispanClusterStoreTest.start(InfinispanClusterStoreTest.node(7812, cluster, hosts));
-        InfinispanIdempotencyStore b =
-                InfinispanClusterStoreTest.start(InfinispanClusterStoreTest.node(7813, cluster, hosts));
+        InfinispanIdempotencyStore a = InfinispanClusterStoreTest.start(
+                InfinispanClusterStoreTest.node(TestServices.port(7812), cluster, hosts));
+        InfinispanIdempotencyStore b = InfinispanClusterStoreTest.start(
+                InfinispanClusterStoreTest.node(TestServices.port(7813), cluster, hosts));
         AtomicBoolean racing = new AtomicBoolean(true);
         AtomicInteger topologyChanges = new AtomicInteger();
         ExecutorService churn = Executors.newSingleThreadExecutor();
@@ -57,8 +59,8 @@ class InfinispanTopologyChangeTest {
         try {
             Future<?> churning = churn.submit(() -> {
                 while (racing.get()) {
-                    InfinispanIdempotencyStore c =
-                            InfinispanClusterStoreTest.start(InfinispanClusterStoreTest.node(7814, cluster, hosts));
+                    InfinispanIdempotencyStore c = InfinispanClusterStoreTest.start(
+                            InfinispanClusterStoreTest.node(TestServices.port(7814), cluster, hosts));
                     topologyChanges.incrementAndGet();
                     c.close();
                     topologyChanges.incrementAndGet();

@@ -12,7 +12,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The store contract on the JPA store (Hibernate, resource-local, separate mode) with a hand-moved
+ * The store contract on the JPA store (Java SE, separate mode) with a hand-moved
  * clock. The race runs 16 threads over 200 keys: every key is claimed 16 times at one instant, which on
  * a database is 3,200 really concurrent claims per run.
  */
@@ -53,6 +53,37 @@ abstract class AbstractJpaStoreTest extends IdempotencyStoreContract {
         assertThat(jpaStore().read(k).orElseThrow().status()).isEqualTo(RecordStatus.IN_PROGRESS);
         assertThat(jpaStore().complete(k, "Owner-1", outcome, Duration.ofHours(1)))
                 .isTrue();
+    }
+
+    /**
+     * An owner that runs past its lease without a competitor may still complete (the SPI's rule), so
+     * the purge must not delete its claim as soon as the lease ends: IN_PROGRESS rows are kept for a
+     * grace ({@code idempotency.jpa.claim-grace}, one hour by default) after their lease.
+     */
+    @Test
+    void purgeKeepsAnEndedClaimForItsGraceSoThatItsOwnerStillCompletes() {
+        String slow = Hashing.sha256Hex("slow-owner-" + System.nanoTime());
+        assertThat(jpaStore().claim(slow, "slow", "fp", Duration.ofSeconds(1)).claimed())
+                .isTrue();
+        CLOCK.advance(Duration.ofMinutes(10));
+        purgeAll();
+        assertThat(jpaStore().complete(slow, "slow", "late".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1)))
+                .as("the owner completes after its lease, nobody having taken over")
+                .isTrue();
+
+        String abandoned = Hashing.sha256Hex("abandoned-" + System.nanoTime());
+        jpaStore().claim(abandoned, "gone", "fp", Duration.ofSeconds(1));
+        CLOCK.advance(Duration.ofHours(2));
+        purgeAll();
+        assertThat(jpaStore().release(abandoned, "gone"))
+                .as("an abandoned claim is purged once its grace ended")
+                .isFalse();
+    }
+
+    private void purgeAll() {
+        for (int round = 0; round < 1000 && jpaStore().purgeExpired(1000) > 0; round++) {
+            // until a batch comes back empty
+        }
     }
 
     @Override

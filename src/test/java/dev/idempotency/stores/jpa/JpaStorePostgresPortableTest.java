@@ -6,9 +6,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * The store contract on PostgreSQL through the portable path ({@code idempotency.jpa.dialect=generic}):
- * a plain persisted INSERT whose duplicate-key error aborts its transaction, as PostgreSQL does, and a
- * locking read in a fresh transaction. Shows that path is correct on the strictest database.
+ * The store contract on PostgreSQL through the portable path ({@code idempotency.jpa.dialect=generic},
+ * what a database without a dialect of its own gets): a plain INSERT whose duplicate-key error fails
+ * it, then a plain SELECT, each autocommitted. Shows that path is correct on the strictest database,
+ * which aborts a transaction on any error.
  */
 class JpaStorePostgresPortableTest extends AbstractJpaStoreTest {
 

@@ -15,33 +15,37 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The SQL the store sends, captured by a recording data source under Hibernate: a claim of a new key
- * is one INSERT and nothing else; {@code FOR UPDATE} appears only when the key exists; complete is one
- * fenced UPDATE and release one fenced DELETE, without any read. So a new key costs two statements.
+ * The SQL the store sends in the {@code separate} mode, captured by a recording data source: every
+ * call is autocommitted (no explicit commit, so one round trip per statement); a claim of a new key
+ * is one INSERT; a duplicate is that same statement and, where the database cannot return the
+ * existing row from it, one plain SELECT; no call ever takes a row lock with {@code FOR UPDATE}, and
+ * a poll of an IN_PROGRESS key writes nothing; complete is one fenced UPDATE and release one fenced
+ * DELETE, without a read.
  */
 class JpaStoreSqlTest {
 
     private static final Pattern FOR_UPDATE = Pattern.compile("for (no key )?update");
 
     @Test
-    void postgresqlCommonPathIsOneConflictFreeInsert() {
-        check(() -> TestDatabases.postgres(TestDatabases.TEST_SCHEMA), "on conflict (idem_key) do nothing");
+    void postgresql() {
+        check(() -> TestDatabases.postgres(TestDatabases.TEST_SCHEMA), "on conflict (idem_key) do nothing", 1);
     }
 
     @Test
-    void mariadbCommonPathIsOneInsert() {
-        check(() -> TestDatabases.mariadb(TestDatabases.TEST_SCHEMA), "insert into idempotency_record");
+    void mariadb() {
+        check(() -> TestDatabases.mariadb(TestDatabases.TEST_SCHEMA), "insert ignore into idempotency_record", 2);
     }
 
     @Test
-    void h2CommonPathIsOneInsert() {
-        check(() -> TestDatabases.h2("sql"), "insert into idempotency_record");
+    void h2() {
+        check(() -> TestDatabases.h2("sql"), "insert into idempotency_record", 2);
     }
 
-    private static void check(Supplier<HikariDataSource> db, String expectedInsert) {
+    private static void check(Supplier<HikariDataSource> db, String expectedInsert, int duplicateStatements) {
         try (HikariDataSource ds = db.get()) {
             TestDatabases.Recording recording = new TestDatabases.Recording(ds);
-            JpaIdempotencyStore store = TestDatabases.store(recording.dataSource, new MutableClock(), Map.of());
+            MutableClock clock = new MutableClock();
+            JpaIdempotencyStore store = TestDatabases.store(recording.dataSource, clock, Map.of());
             try {
                 String key = Hashing.sha256Hex("sql-test-" + System.nanoTime());
                 recording.take();
@@ -51,19 +55,16 @@ class JpaStoreSqlTest {
                         .isTrue();
                 List<String> newKey = lower(recording.take());
                 assertThat(newKey).as("SQL of a claim of a new key").hasSize(1);
-                assertThat(newKey.get(0)).startsWith("insert").contains(expectedInsert);
-                assertThat(newKey.get(0)).doesNotContainPattern(FOR_UPDATE);
+                assertThat(newKey.get(0)).contains(expectedInsert);
 
                 assertThat(store.claim(key, "owner-2", "fp", Duration.ofMinutes(1))
                                 .claimed())
                         .isFalse();
-                List<String> duplicate = lower(recording.take());
-                assertThat(duplicate.get(0))
-                        .as("the duplicate still tries the INSERT first")
-                        .startsWith("insert");
-                assertThat(duplicate)
-                        .as("SQL of a duplicate claim")
-                        .anySatisfy(sql -> assertThat(sql).startsWith("select").containsPattern(FOR_UPDATE));
+                List<String> poll = lower(recording.take());
+                assertThat(poll).as("SQL of a poll of an IN_PROGRESS key").hasSize(duplicateStatements);
+                assertThat(poll.get(0)).as("the poll tries the claim first").contains(expectedInsert);
+                assertThat(poll).as("a poll takes no lock").noneSatisfy(sql -> assertThat(sql)
+                        .containsPattern(FOR_UPDATE));
 
                 assertThat(store.complete(key, "owner-2", "done".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1)))
                         .as("another owner's complete is fenced")
@@ -74,25 +75,47 @@ class JpaStoreSqlTest {
                         .isTrue();
                 assertOneFencedStatement(recording.take(), "update", "complete");
 
+                assertThat(store.claim(key, "owner-3", "fp", Duration.ofMinutes(1))
+                                .claimed())
+                        .isFalse();
+                List<String> replay = lower(recording.take());
+                assertThat(replay).as("SQL of a replay").hasSize(duplicateStatements);
+                assertThat(replay).noneSatisfy(sql -> assertThat(sql).containsPattern(FOR_UPDATE));
+
                 String released = Hashing.sha256Hex("sql-test-release-" + System.nanoTime());
-                assertThat(store.claim(released, "owner-3", "fp", Duration.ofMinutes(1))
+                assertThat(store.claim(released, "owner-4", "fp", Duration.ofMinutes(1))
                                 .claimed())
                         .isTrue();
                 recording.take();
-                assertThat(store.release(released, "owner-3")).isTrue();
+                assertThat(store.release(released, "owner-4")).isTrue();
                 assertOneFencedStatement(recording.take(), "delete", "release");
 
+                String ended = Hashing.sha256Hex("sql-test-takeover-" + System.nanoTime());
+                store.claim(ended, "owner-5", "fp", Duration.ofSeconds(1));
+                clock.advance(Duration.ofSeconds(2));
+                recording.take();
+                assertThat(store.claim(ended, "owner-6", "fp", Duration.ofMinutes(1))
+                                .claimed())
+                        .isTrue();
+                List<String> takeover = lower(recording.take());
+                assertThat(takeover)
+                        .as("a takeover is the claim, the read, and one UPDATE conditional on the ended lease")
+                        .hasSize(duplicateStatements + 1);
+                assertThat(takeover.get(takeover.size() - 1))
+                        .startsWith("update")
+                        .contains("expires_at <=");
+                assertThat(takeover).noneSatisfy(sql -> assertThat(sql).containsPattern(FOR_UPDATE));
+
                 store.read(key);
-                assertThat(lower(recording.take()))
-                        .as("a plain read takes no lock")
-                        .noneSatisfy(sql -> assertThat(sql).containsPattern(FOR_UPDATE));
+                assertThat(lower(recording.take())).as("a read").hasSize(1).noneSatisfy(sql -> assertThat(sql)
+                        .containsPattern(FOR_UPDATE));
             } finally {
                 store.close();
             }
         }
     }
 
-    /** Exactly one statement of {@code verb}, fenced by key, owner and status: no read, no lock. */
+    /** Exactly one statement of {@code verb}, fenced by key, owner and status: no read, no lock, no commit. */
     private static void assertOneFencedStatement(List<String> sql, String verb, String call) {
         List<String> statements = lower(sql);
         assertThat(statements).as("SQL of " + call).hasSize(1);

@@ -2,6 +2,7 @@ package dev.idempotency.stores.jpa;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotency.TestServices;
 import dev.idempotency.core.Settings;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -14,8 +15,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -27,16 +26,6 @@ final class TestDatabases {
     /** PostgreSQL schema and MariaDB database used by the store's tests. */
     static final String TEST_SCHEMA = "idem_jpa_test";
 
-    // Held so that the level sticks: JUL keeps loggers weakly.
-    private static final Logger HIBERNATE_SQL_ERRORS =
-            Logger.getLogger("org.hibernate.engine.jdbc.spi.SqlExceptionHelper");
-
-    static {
-        // Every duplicate claim on the portable path is a failed INSERT by design; Hibernate would log
-        // each one as an error.
-        HIBERNATE_SQL_ERRORS.setLevel(Level.OFF);
-    }
-
     private TestDatabases() {}
 
     static HikariDataSource h2(String name) {
@@ -47,9 +36,15 @@ final class TestDatabases {
         return pool("jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=" + lockTimeoutMillis, "sa", "");
     }
 
+    /** Embedded Derby in memory; its lock wait timeout is {@code derby.locks.waitTimeout} seconds. */
+    static HikariDataSource derby(String name) {
+        System.setProperty("derby.stream.error.file", "target/derby.log");
+        return pool("jdbc:derby:memory:" + name + ";create=true", "app", "app");
+    }
+
     static HikariDataSource postgres(String schema) {
-        run("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "", "CREATE SCHEMA IF NOT EXISTS " + schema);
-        return pool("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema, "postgres", "");
+        run(TestServices.postgresUrl(), "postgres", "", "CREATE SCHEMA IF NOT EXISTS " + schema);
+        return pool(TestServices.postgresUrl(schema), "postgres", "");
     }
 
     static HikariDataSource mariadb(String database) {
@@ -57,21 +52,42 @@ final class TestDatabases {
     }
 
     static HikariDataSource mariadb(String database, String urlParameters) {
-        run("jdbc:mariadb://127.0.0.1:3306/test", "root", "", "CREATE DATABASE IF NOT EXISTS " + database);
-        return pool("jdbc:mariadb://127.0.0.1:3306/" + database + urlParameters, "root", "");
+        String db = TestServices.mariadbDatabase(database);
+        run("jdbc:mariadb://127.0.0.1:3306/test", "root", "", "CREATE DATABASE IF NOT EXISTS " + db);
+        return pool("jdbc:mariadb://127.0.0.1:3306/" + db + urlParameters, "root", "");
     }
 
-    /** A store on {@code ds} with Hibernate, resource-local, in an emptied table. */
+    /** A store on {@code ds} in Java SE ({@code separate} mode), in an emptied table. */
     static JpaIdempotencyStore store(DataSource ds, Clock clock, Map<String, String> config) {
         JpaIdempotencyStore store =
-                JpaIdempotencyStore.resourceLocal(ds, new JpaStoreSettings(Settings.of(config)), clock, Map.of());
+                JpaIdempotencyStore.resourceLocal(ds, new JpaStoreSettings(Settings.of(config)), clock);
+        empty(ds);
+        return store;
+    }
+
+    private static void empty(DataSource ds) {
         try (Connection c = ds.getConnection();
                 Statement s = c.createStatement()) {
-            s.executeUpdate("DELETE FROM " + IdempotencyRecordEntity.TABLE);
+            s.executeUpdate("DELETE FROM " + JpaIdempotencyStore.TABLE);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
-        return store;
+    }
+
+    /** A store in the joined mode on a caller's transaction bound to the thread, and that transaction. */
+    record Joined(JpaIdempotencyStore store, CallerTransactions tx) {
+        void close() {
+            store.close();
+        }
+    }
+
+    /** A store whose joined writes go to the thread's {@link CallerTransactions}, in an emptied table. */
+    static Joined joined(DataSource ds, Clock clock, Map<String, String> config) {
+        CallerTransactions tx = new CallerTransactions(ds);
+        JpaIdempotencyStore store =
+                JpaIdempotencyStore.start(tx, new JpaStoreSettings(Settings.of(config)), clock, java.util.List.of());
+        empty(ds);
+        return new Joined(store, tx);
     }
 
     private static HikariDataSource pool(String url, String user, String password) {
@@ -127,6 +143,10 @@ final class TestDatabases {
                 String name = m.getName();
                 if ((name.startsWith("prepare")) && args != null && args[0] instanceof String sql) {
                     record(sql);
+                }
+                if (name.equals("commit") || name.equals("rollback")) {
+                    // A transaction's end is a round trip of its own: the statements pin them too.
+                    record(name.toUpperCase(java.util.Locale.ROOT));
                 }
                 Object result = invoke(target, m, args);
                 if (result instanceof Statement st && name.equals("createStatement")) {

@@ -49,11 +49,17 @@ public class Executions {
         Properties p = new Properties();
         p.setProperty("user", "postgres");
         // The driver in WEB-INF/lib is not visible to DriverManager's system class loader lookup.
-        try (Connection c = new org.postgresql.Driver().connect("jdbc:postgresql://127.0.0.1:5432/test", p);
+        try (Connection c = new org.postgresql.Driver().connect(database(), p);
                 PreparedStatement ps = c.prepareStatement("INSERT INTO ispn_exec (key, node) VALUES (?, ?)")) {
             ps.setString(1, key);
             ps.setString(2, NODE);
             ps.executeUpdate();
         }
+    }
+
+    /** The tests' PostgreSQL database: {@code test}, or {@code test_<IDEMPOTENCY_TEST_NS>} (see TestServices). */
+    private static String database() {
+        String ns = System.getenv("IDEMPOTENCY_TEST_NS");
+        return "jdbc:postgresql://127.0.0.1:5432/" + (ns == null || ns.isBlank() ? "test" : "test_" + ns.strip());
     }
 }

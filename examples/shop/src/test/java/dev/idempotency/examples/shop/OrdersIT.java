@@ -110,6 +110,44 @@ class OrdersIT {
         assertEquals(1, shop.ordersOf(customer).get(0).asJsonObject().getInt("quantity"));
     }
 
+    /** The page's live panel reads the library's counters: a run, two replays and a 422 show up in them. */
+    @Test
+    void theCountersEndpointCountsAnOrderItsReplaysAndAMismatch() throws Exception {
+        long[] before = placeCounters();
+        String customer = unique("counted");
+        String key = UUID.randomUUID().toString();
+        assertEquals(
+                201, shop.postJson("orders", order(customer, "KETTLE", 1), key).statusCode());
+        for (int i = 0; i < 2; i++) {
+            assertTrue(replayed(shop.postJson("orders", order(customer, "KETTLE", 1), key)));
+        }
+        assertEquals(
+                422, shop.postJson("orders", order(customer, "KETTLE", 2), key).statusCode());
+        long[] after = placeCounters();
+        // Other tests of this class may run orders meanwhile only before or after, never during: JUnit runs
+        // a class's methods one at a time.
+        assertEquals(1, after[0] - before[0], "executions");
+        assertEquals(2, after[1] - before[1], "replays");
+        assertEquals(1, after[2] - before[2], "mismatches");
+    }
+
+    /** executions, replays and mismatches of shop.orders.place, from GET api/ops/counters. */
+    private long[] placeCounters() throws Exception {
+        HttpResponse<String> r = shop.get("ops/counters");
+        assertEquals(200, r.statusCode(), r.body());
+        for (jakarta.json.JsonValue v : object(r.body()).getJsonArray("operations")) {
+            jakarta.json.JsonObject o = v.asJsonObject();
+            if (o.getString("operation").equals("shop.orders.place")) {
+                return new long[] {
+                    o.getJsonNumber("executions").longValue(),
+                    o.getJsonNumber("replays").longValue(),
+                    o.getJsonNumber("mismatches").longValue()
+                };
+            }
+        }
+        return new long[3];
+    }
+
     @Test
     void anOrderWithoutKeyIsRefusedWith400AndNotPlaced() throws Exception {
         String customer = unique("nokey");

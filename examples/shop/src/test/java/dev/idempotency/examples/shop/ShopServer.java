@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * hook if the JVM dies first). Its log is {@code target/shop-payara-<variant>.log}.
  *
  * <p>Variants (system property {@code shop.variant}): {@code h2-memory}, the demo as shipped; {@code
- * postgres-jpa}, as {@code run.sh --postgres --store jpa} runs it: the server's default data source
+ * wildfly-memory}, the same on WildFly ({@code run.sh --server wildfly}); {@code postgres-jpa}, as {@code run.sh --postgres --store jpa} runs it: the server's default data source
  * on PostgreSQL (database {@code test}, schema {@value #SCHEMA}, recreated empty) and {@code
  * -Didempotency.store=jpa}.
  */
@@ -92,10 +92,15 @@ public final class ShopServer implements BeforeAllCallback, ExtensionContext.Sto
     }
 
     private void start() throws Exception {
-        Path war = Path.of(required("shop.war"));
-        Path jar = Path.of(required("payara.microJar"));
         Path target = Path.of(System.getProperty("shop.logDir", "target"));
         int port = freePort();
+        base = URI.create("http://127.0.0.1:" + port + "/shop/");
+        if (variant().equals("wildfly-memory")) {
+            startWildFly(target, port);
+            return;
+        }
+        Path war = Path.of(required("shop.war"));
+        Path jar = Path.of(required("payara.microJar"));
         Path root = target.resolve("payara-root-" + variant());
         deleteTree(root);
         log = target.resolve("shop-payara-" + variant() + ".log");
@@ -137,7 +142,21 @@ public final class ShopServer implements BeforeAllCallback, ExtensionContext.Sto
                 .redirectOutput(log.toFile())
                 .start();
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "stop-payara-micro"));
-        base = URI.create("http://127.0.0.1:" + port + "/shop/");
+        awaitReady();
+    }
+
+    /**
+     * The {@code wildfly-memory} variant: the demo as {@code run.sh --server wildfly} runs it, through
+     * the same script (examples/shop/wildfly.sh), on the WildFly the build unpacked into target/.
+     */
+    private void startWildFly(Path target, int port) throws Exception {
+        log = target.resolve("shop-wildfly-memory.log");
+        ProcessBuilder builder =
+                new ProcessBuilder("bash", required("shop.wildflyScript"), target.toString(), String.valueOf(port));
+        // A one-second settlement timer, so that SettlementJobIT sees several lock windows quickly.
+        builder.environment().put("JAVA_OPTS", "-XX:+UseSerialGC -Dshop.settlement.interval=PT1S");
+        process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "stop-wildfly"));
         awaitReady();
     }
 

@@ -1,24 +1,46 @@
 package dev.idempotency.stores.jpa.it.app;
 
-import jakarta.annotation.Resource;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import javax.sql.DataSource;
+import org.eclipse.microprofile.config.ConfigProvider;
 
-/** The business table of the JPA store IT, on the default data source, written in the caller's transaction. */
+/**
+ * The business table of the JPA store IT, on the store's data source ({@code idempotency.jpa.datasource},
+ * the default data source unless set), written in the caller's transaction. Plain SQL that H2, Derby
+ * and PostgreSQL all accept; no unique constraint, so a double execution shows as two rows.
+ */
 @ApplicationScoped
 public class BusinessRows {
 
-    @Resource(lookup = "java:comp/DefaultDataSource")
-    DataSource ds;
+    private DataSource ds;
 
-    /** Creates the table once. */
+    @PostConstruct
+    void lookup() {
+        String name = ConfigProvider.getConfig()
+                .getOptionalValue("idempotency.jpa.datasource", String.class)
+                .orElse("java:comp/DefaultDataSource");
+        try {
+            ds = (DataSource) new InitialContext().lookup(name);
+        } catch (NamingException e) {
+            throw new IllegalStateException(name, e);
+        }
+    }
+
+    /** Creates the table, unless it exists. */
     public void createTable() {
-        sql("CREATE TABLE IF NOT EXISTS jpa_it_orders (id BIGINT AUTO_INCREMENT PRIMARY KEY, order_id VARCHAR(200))");
+        try {
+            count("SELECT COUNT(*) FROM jpa_it_orders WHERE order_id = ?", "");
+        } catch (IllegalStateException missing) {
+            sql("CREATE TABLE jpa_it_orders (order_id VARCHAR(200))");
+        }
     }
 
     /** Inserts one row for the order, in whatever JTA transaction is active. */

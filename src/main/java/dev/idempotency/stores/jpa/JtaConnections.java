@@ -2,37 +2,50 @@ package dev.idempotency.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.core.GlobalSettings;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.util.function.Function;
+import java.sql.Connection;
+import java.sql.SQLException;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import javax.sql.DataSource;
 
 /**
- * JTA transactions in a container. The store's entity managers are application-managed and created
- * inside the transaction they work in, so that they join it; each is flushed and closed before the
- * call returns.
+ * A JTA container's data source. In the {@code separate} mode the caller's transaction is suspended
+ * ({@link JtaTransactionRunner}, {@code @Transactional(NOT_SUPPORTED)}) and no other is begun, so the
+ * connection is not enlisted and every statement autocommits: one round trip, no BEGIN and no COMMIT
+ * of its own. In the {@code joined} mode the connection is taken inside the caller's transaction, so
+ * the container enlists it there (the same connection as the application's JPA and JDBC work on that
+ * data source in that transaction).
  */
-final class JtaTransactions implements Transactions {
+final class JtaConnections implements Connections {
 
-    private final EntityManagerFactory emf;
+    private final DataSource dataSource;
     private final JtaTransactionRunner runner;
     private volatile TransactionSynchronizationRegistry registry;
 
-    JtaTransactions(EntityManagerFactory emf, JtaTransactionRunner runner) {
-        this.emf = emf;
+    JtaConnections(DataSource dataSource, JtaTransactionRunner runner) {
+        this.dataSource = dataSource;
         this.runner = runner;
     }
 
     @Override
-    public <T> T inNew(Function<EntityManager, T> work) {
-        return runner.inNewTransaction(() -> inCurrent(work));
+    public <T> T separate(Work<T> work) throws SQLException {
+        try {
+            return runner.outsideTransaction(() -> {
+                try {
+                    return Connections.autocommitted(dataSource, work);
+                } catch (SQLException e) {
+                    throw new Carrier(e);
+                }
+            });
+        } catch (Carrier c) {
+            throw c.sql;
+        }
     }
 
     @Override
-    public <T> T inCaller(Function<EntityManager, T> work, String operation) {
+    public <T> T joined(Work<T> work, String operation) throws SQLException {
         int status = registry().getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
             throw new IdempotencyConfigurationException("Operation '" + operation
@@ -40,33 +53,13 @@ final class JtaTransactions implements Transactions {
                     + "'), but no JTA transaction is active when its idempotency record is written (status "
                     + status + "). The CDI interceptor runs at priority "
                     + GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY
-                    + ", outside @Transactional (200): guard an EJB with container-managed transactions, set '"
-                    + GlobalSettings.INTERCEPTOR_PRIORITY
+                    + " unless configured, outside @Transactional (200): guard an EJB with container-managed"
+                    + " transactions, set '" + GlobalSettings.INTERCEPTOR_PRIORITY
                     + "' above 200 (e.g. 1000) so it runs inside @Transactional, call the method from inside a"
                     + " transaction, or use the separate mode for this operation.");
         }
-        return inCurrent(work);
-    }
-
-    @Override
-    public <T> T read(Function<EntityManager, T> work) {
-        EntityManager em = emf.createEntityManager();
-        try {
-            return work.apply(em);
-        } finally {
-            em.close();
-        }
-    }
-
-    private <T> T inCurrent(Function<EntityManager, T> work) {
-        EntityManager em = emf.createEntityManager();
-        try {
-            em.joinTransaction();
-            T result = work.apply(em);
-            em.flush();
-            return result;
-        } finally {
-            em.close();
+        try (Connection c = dataSource.getConnection()) {
+            return work.run(c);
         }
     }
 
@@ -86,5 +79,15 @@ final class JtaTransactions implements Transactions {
             registry = r;
         }
         return r;
+    }
+
+    /** Carries a checked SQLException through the runner's Supplier. */
+    private static final class Carrier extends RuntimeException {
+        final SQLException sql;
+
+        Carrier(SQLException sql) {
+            super(null, sql, false, false);
+            this.sql = sql;
+        }
     }
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Prepares the GlassFish that Maven unpacked (mvn -Pglassfish verify) for the in-container tests:
+# creates the domain "it" (again when this script changed), with every port moved by --portbase 20000 plus this checkout's
+# IDEMPOTENCY_TEST_PORT_OFFSET (admin 20048, HTTP 20080), and points its default data source
+# (jdbc/__default, java:comp/DefaultDataSource) at embedded Derby: GlassFish's default database,
+# without the network Derby server on the fixed port 1527 that `asadmin start-database` would start.
+# Writes target/servers/glassfish.properties, which failsafe passes to the tests and arquillian.xml reads.
+#   setup.sh <glassfish home>
+set -euo pipefail
+home="$1"
+base=$((20000 + ${IDEMPOTENCY_TEST_PORT_OFFSET:-0}))
+domain="$home/glassfish/domains/it"
+# The domain is made again whenever this script changed.
+stamp="$(sha256sum "$0" | cut -c1-64)"
+
+if [ "$(cat "$domain/.idempotency-it" 2>/dev/null)" != "$stamp" ]; then
+  rm -rf "$domain"
+  log="$home/setup.log"
+  if ! "$home/bin/asadmin" --user admin create-domain --nopassword=true --portbase "$base" it >"$log" 2>&1; then
+    cat "$log" >&2
+    exit 1
+  fi
+  # The DerbyPool of a new domain is a client of the network server on localhost:1527; make it
+  # embedded (the driver ships with GlassFish, like the EJB timer pool's), in the domain's own folder.
+  perl -0pi -e 's{<jdbc-connection-pool ([^>]*)name="DerbyPool" datasource-classname="org\.apache\.derby\.jdbc\.ClientDataSource"([^>]*)>.*?</jdbc-connection-pool>}{<jdbc-connection-pool $1name="DerbyPool" datasource-classname="org.apache.derby.jdbc.EmbeddedDataSource"$2>\n      <property value="\${com.sun.aas.instanceRoot}/lib/databases/idempotency-it" name="databaseName" />\n      <property value=";create=true" name="connectionAttributes" />\n    </jdbc-connection-pool>}s' "$domain/config/domain.xml"
+  grep -q 'EmbeddedDataSource' "$domain/config/domain.xml" || { echo "could not switch DerbyPool to embedded Derby" >&2; exit 1; }
+  echo "$stamp" >"$domain/.idempotency-it"
+fi
+
+cat >"$(dirname "$home")/glassfish.properties" <<PROPS
+it.glassfish.adminPort=$((base + 48))
+it.glassfish.httpPort=$((base + 80))
+PROPS
+echo "GlassFish domain it ready in $domain (HTTP 127.0.0.1:$((base + 80)), admin $((base + 48)))"

@@ -1,0 +1,50 @@
+package dev.idempotency.ops;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.core.Settings;
+import java.util.Locale;
+
+/**
+ * The operations keys, parsed once. An invalid value fails with {@link
+ * IdempotencyConfigurationException} naming the key and the fix.
+ *
+ * @param metricsEnabled {@value #METRICS_ENABLED}
+ * @param inspectionHttpEnabled {@value #INSPECTION_HTTP_ENABLED}
+ * @param inspectionRole {@value #INSPECTION_ROLE}
+ */
+public record OpsSettings(boolean metricsEnabled, boolean inspectionHttpEnabled, String inspectionRole) {
+
+    /** Whether guarded calls and store calls are counted and timed (and published). */
+    public static final String METRICS_ENABLED = "idempotency.metrics.enabled";
+    /** Whether the inspection REST resource answers; off by default. */
+    public static final String INSPECTION_HTTP_ENABLED = "idempotency.inspection.http.enabled";
+    /** The role a caller of the inspection REST resource needs. */
+    public static final String INSPECTION_ROLE = "idempotency.inspection.http.role";
+    /** Default of {@link #INSPECTION_ROLE}. */
+    public static final String DEFAULT_INSPECTION_ROLE = "idempotency-operator";
+
+    /**
+     * Reads the keys.
+     *
+     * @throws IdempotencyConfigurationException a value is invalid
+     */
+    public static OpsSettings from(Settings s) {
+        String role = s.get(INSPECTION_ROLE)
+                .map(String::trim)
+                .filter(v -> !v.isEmpty())
+                .orElse(DEFAULT_INSPECTION_ROLE);
+        return new OpsSettings(bool(s, METRICS_ENABLED, true), bool(s, INSPECTION_HTTP_ENABLED, false), role);
+    }
+
+    private static boolean bool(Settings s, String key, boolean fallback) {
+        String v = s.get(key).map(t -> t.trim().toLowerCase(Locale.ROOT)).orElse(null);
+        if (v == null || v.isEmpty()) {
+            return fallback;
+        }
+        if (v.equals("true") || v.equals("false")) {
+            return Boolean.parseBoolean(v);
+        }
+        throw new IdempotencyConfigurationException(
+                "Config key '" + key + "' is '" + v + "'; use true or false (default " + fallback + ").");
+    }
+}

@@ -1,0 +1,230 @@
+package dev.idempotency.ops.metrics;
+
+import dev.idempotency.core.IdempotencyObserver;
+import dev.idempotency.core.OperationEvents;
+import dev.idempotency.core.StorePrimitive;
+import dev.idempotency.ops.OpsSettings;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The metrics of every guarded operation and of the store, counted here once and published:
+ *
+ * <ol>
+ *   <li>through JMX, always (an MXBean per operation and one for the store, on the platform MBean
+ *       server);
+ *   <li>through MicroProfile Metrics, when the server has it (Payara, Open Liberty's {@code mpMetrics});
+ *   <li>through OpenTelemetry, when the server has its API (MicroProfile Telemetry: WildFly, Open
+ *       Liberty's {@code mpTelemetry}).
+ * </ol>
+ *
+ * <p>The engine gets each operation's handle once, when the operation is planned, so a call costs a
+ * few {@link java.util.concurrent.atomic.LongAdder} increments and no lookup. With {@code
+ * idempotency.metrics.enabled=false} nothing is counted or timed. Operators' code can read the
+ * counts with {@link #operations()} and {@link #store()}. Names and tags: docs/operations.md.
+ */
+@ApplicationScoped
+public class IdempotencyMetrics implements IdempotencyObserver {
+
+    private static final System.Logger LOG = System.getLogger(IdempotencyMetrics.class.getName());
+    private static final String MP_METRICS_PROBE = "org.eclipse.microprofile.metrics.MetricRegistry";
+    private static final String OTEL_PROBE = "io.opentelemetry.api.metrics.Meter";
+
+    private final ConcurrentHashMap<String, OperationCounters> operations = new ConcurrentHashMap<>();
+    private final StoreLatency[] latencies = new StoreLatency[StorePrimitive.values().length];
+    private final List<MetricsBridge> bridges = new ArrayList<>();
+
+    @Inject
+    Instance<Object> lookup;
+
+    private boolean enabled;
+    private JmxPublisher jmx;
+    private volatile IdempotencyStore store;
+
+    /** Created by the container. */
+    public IdempotencyMetrics() {
+        for (StorePrimitive p : StorePrimitive.values()) {
+            latencies[p.ordinal()] = new StoreLatency(p);
+        }
+    }
+
+    @PostConstruct
+    void start() {
+        OpsSettings settings =
+                OpsSettings.from(key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
+        enabled = settings.metricsEnabled();
+        jmx = new JmxPublisher(this);
+        if (!enabled) {
+            return;
+        }
+        if (present(MP_METRICS_PROBE)) {
+            add("MicroProfile Metrics", () -> MicroProfileMetricsBridge.create(lookup, this));
+        }
+        if (present(OTEL_PROBE)) {
+            add("OpenTelemetry", () -> OpenTelemetryBridge.create(lookup, this));
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        for (MetricsBridge b : bridges) {
+            try {
+                b.close();
+            } catch (RuntimeException | LinkageError e) {
+                LOG.log(Level.DEBUG, "closing a metrics bridge failed", e);
+            }
+        }
+        if (jmx != null) {
+            jmx.close();
+        }
+    }
+
+    private void add(String facility, java.util.function.Supplier<MetricsBridge> bridge) {
+        try {
+            MetricsBridge b = bridge.get();
+            if (b != null) {
+                bridges.add(b);
+                LOG.log(Level.DEBUG, "idempotency metrics published through {0}", facility);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // The API is there but the facility is not usable in this deployment (no registry bean, a
+            // different API version): the other channels still work.
+            LOG.log(Level.DEBUG, "idempotency metrics not published through " + facility, e);
+        }
+    }
+
+    /** Whether a class of an optional API is visible to this deployment. */
+    static boolean present(String className) {
+        for (ClassLoader cl : new ClassLoader[] {
+            IdempotencyMetrics.class.getClassLoader(), Thread.currentThread().getContextClassLoader()
+        }) {
+            if (cl == null) {
+                continue;
+            }
+            try {
+                Class.forName(className, false, cl);
+                return true;
+            } catch (ClassNotFoundException | LinkageError e) {
+                // not visible from this loader
+            }
+        }
+        return false;
+    }
+
+    // IdempotencyObserver
+
+    @Override
+    public void attached(IdempotencyStore store) {
+        this.store = store;
+        jmx.storeAttached();
+    }
+
+    @Override
+    public OperationEvents operation(String name) {
+        if (!enabled) {
+            return OperationEvents.NONE;
+        }
+        return operations.computeIfAbsent(name, this::newCounters);
+    }
+
+    private OperationCounters newCounters(String name) {
+        OperationCounters counters = new OperationCounters(name);
+        List<OperationEvents> forwards = new ArrayList<>();
+        for (MetricsBridge b : bridges) {
+            try {
+                OperationEvents e = b.operation(counters);
+                if (e != OperationEvents.NONE) {
+                    forwards.add(e);
+                }
+            } catch (RuntimeException | LinkageError e) {
+                LOG.log(Level.DEBUG, "a metrics bridge could not register operation " + name, e);
+            }
+        }
+        // Set before the map publishes the counters, so every caller sees the forwards.
+        counters.forwardTo(forwards.toArray(new OperationEvents[0]));
+        jmx.operationAdded(counters);
+        return counters;
+    }
+
+    @Override
+    public boolean timesStoreCalls() {
+        return enabled;
+    }
+
+    @Override
+    public void storeCall(StorePrimitive primitive, long nanos, boolean failed) {
+        latencies[primitive.ordinal()].record(nanos, failed);
+        for (MetricsBridge b : bridges) {
+            b.storeCall(primitive, nanos, failed);
+        }
+    }
+
+    // Reading
+
+    /** Whether calls are counted ({@code idempotency.metrics.enabled}). */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** The counts of every operation that was planned (called, or deployed as a resource method). */
+    public List<OperationMetrics> operations() {
+        List<OperationMetrics> list = new ArrayList<>();
+        for (OperationCounters c : operations.values()) {
+            list.add(c.snapshot());
+        }
+        list.sort(java.util.Comparator.comparing(OperationMetrics::operation));
+        return list;
+    }
+
+    /** The counts of one operation, or empty when it was not planned. */
+    public java.util.Optional<OperationMetrics> find(String operation) {
+        OperationCounters c = operations.get(operation);
+        return c == null ? java.util.Optional.empty() : java.util.Optional.of(c.snapshot());
+    }
+
+    /** The calls of each store primitive. */
+    public List<StoreMetrics> store() {
+        List<StoreMetrics> list = new ArrayList<>();
+        for (StoreLatency l : latencies) {
+            list.add(l.snapshot());
+        }
+        return list;
+    }
+
+    /** The records the memory store holds, or empty when the store is another one. */
+    public OptionalLong memoryRecords() {
+        return store instanceof MemoryIdempotencyStore m ? OptionalLong.of(m.size()) : OptionalLong.empty();
+    }
+
+    /** The store's class name, or empty before the engine started. */
+    public String storeName() {
+        IdempotencyStore s = store;
+        return s == null ? "" : s.getClass().getName();
+    }
+
+    // For the bridges and JMX
+
+    Collection<OperationCounters> counters() {
+        return operations.values();
+    }
+
+    StoreLatency latency(StorePrimitive p) {
+        return latencies[p.ordinal()];
+    }
+
+    boolean memoryStore() {
+        return store instanceof MemoryIdempotencyStore;
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * Metrics of guarded operations and of the store: counted once here, published through JMX always,
+ * and through MicroProfile Metrics and OpenTelemetry where the server has them. {@link
+ * dev.idempotency.ops.metrics.IdempotencyMetrics} and its snapshot records are API; the rest is
+ * internal, with no compatibility promise.
+ */
+package dev.idempotency.ops.metrics;

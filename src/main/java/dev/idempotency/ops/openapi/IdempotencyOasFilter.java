@@ -1,0 +1,186 @@
+package dev.idempotency.ops.openapi;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.headers.Header;
+import org.eclipse.microprofile.openapi.models.media.Content;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+
+/**
+ * Documents the idempotency contract in the OpenAPI document of every resource method the
+ * Idempotency-Key filter guards (and of no other): the key header parameter (required or not, per
+ * {@code @Idempotent(required)}), the {@code Idempotent-Replayed} header on success responses, and
+ * the 400, 409, 422 and 503 {@code application/problem+json} responses, 409 and 503 with {@code
+ * Retry-After}.
+ *
+ * <p>The jar's own {@code META-INF/microprofile-config.properties} sets {@code mp.openapi.filter} to
+ * this class at a low ordinal (50). An application with a filter of its own (which wins) can call
+ * {@code new IdempotencyOasFilter().filterOpenAPI(openAPI)} from its filter.
+ */
+public class IdempotencyOasFilter implements OASFilter {
+
+    /** The problem types' prefix, as in every problem this library sends. */
+    static final String TYPE_PREFIX = "urn:idempotency-ee:problem:";
+
+    private static final String PROBLEM = "application/problem+json";
+    private static final String MARK = "x-idempotency";
+
+    /** Created by the MicroProfile OpenAPI runtime. */
+    public IdempotencyOasFilter() {}
+
+    @Override
+    public void filterOpenAPI(OpenAPI openAPI) {
+        List<GuardedOperations.Route> routes = routes();
+        if (routes.isEmpty() || openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
+            return;
+        }
+        for (Map.Entry<String, PathItem> path :
+                openAPI.getPaths().getPathItems().entrySet()) {
+            Map<PathItem.HttpMethod, Operation> operations = path.getValue().getOperations();
+            if (operations == null) {
+                continue;
+            }
+            for (Map.Entry<PathItem.HttpMethod, Operation> op : operations.entrySet()) {
+                GuardedOperations.Route route = match(routes, path.getKey(), op.getKey());
+                if (route != null) {
+                    document(op.getValue(), route);
+                }
+            }
+        }
+    }
+
+    private static List<GuardedOperations.Route> routes() {
+        // This class comes from the application's WEB-INF/lib, so its loader is the application's; the
+        // thread that builds the document may run with the server's.
+        List<GuardedOperations.Route> own = GuardedOperations.of(IdempotencyOasFilter.class.getClassLoader());
+        return own.isEmpty() ? GuardedOperations.of(Thread.currentThread().getContextClassLoader()) : own;
+    }
+
+    /**
+     * The route a documented path and method stand for. Documented paths include the application path
+     * ({@code /api/orders}); routes do not ({@code /orders}), so a path matches a route it ends with.
+     */
+    static GuardedOperations.Route match(
+            List<GuardedOperations.Route> routes, String path, PathItem.HttpMethod method) {
+        String p = trim(path);
+        GuardedOperations.Route best = null;
+        for (GuardedOperations.Route r : routes) {
+            if (!r.httpMethod().equals(method.name().toUpperCase(Locale.ROOT))) {
+                continue;
+            }
+            String t = trim(r.template());
+            boolean matches = t.isEmpty() ? true : p.equals(t) || p.endsWith("/" + t);
+            if (matches && (best == null || trim(best.template()).length() < t.length())) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    private static String trim(String path) {
+        String s = path == null ? "" : path.strip();
+        while (s.startsWith("/")) {
+            s = s.substring(1);
+        }
+        while (s.endsWith("/")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return s;
+    }
+
+    private static void document(Operation operation, GuardedOperations.Route route) {
+        if (operation.getExtensions() != null && operation.getExtensions().containsKey(MARK)) {
+            return;
+        }
+        operation.addExtension(MARK, Map.of("operation", route.operation(), "required", route.required()));
+        operation.addParameter(OASFactory.createParameter()
+                .name(route.header())
+                .in(Parameter.In.HEADER)
+                .required(route.required())
+                .description("A unique value per logical request (for example a random UUID), sent again unchanged"
+                        + " when retrying it. A repeat gets the first response back, with Idempotent-Replayed: true,"
+                        + " and the operation does not run again. Quoted (RFC 8941 sf-string) or bare, 1 to "
+                        + route.keyMaxLength() + " characters."
+                        + (route.required() ? "" : " Without it the request runs unguarded."))
+                .schema(OASFactory.createSchema()
+                        .type(Schema.SchemaType.STRING)
+                        .minLength(1)
+                        .maxLength(route.keyMaxLength())));
+        String note = "Idempotent: a repeat with the same " + route.header()
+                + " replays the first response (status, body, safe headers) with Idempotent-Replayed: true.";
+        operation.setDescription(
+                operation.getDescription() == null || operation.getDescription().isBlank()
+                        ? note
+                        : operation.getDescription() + "\n\n" + note);
+        APIResponses responses = operation.getResponses();
+        if (responses == null) {
+            responses = OASFactory.createAPIResponses();
+            operation.setResponses(responses);
+        }
+        if (responses.getAPIResponses() != null) {
+            for (Map.Entry<String, APIResponse> r : responses.getAPIResponses().entrySet()) {
+                if (r.getKey().startsWith("2")) {
+                    r.getValue()
+                            .addHeader(
+                                    "Idempotent-Replayed",
+                                    OASFactory.createHeader()
+                                            .description("true when this response is a replay of the first"
+                                                    + " response to this key")
+                                            .schema(OASFactory.createSchema().type(Schema.SchemaType.STRING)));
+                }
+            }
+        }
+        if (route.required()) {
+            add(responses, "400", "The " + route.header() + " header is missing or malformed", "key-missing", false);
+        } else {
+            add(responses, "400", "The " + route.header() + " header is malformed", "key-invalid", false);
+        }
+        add(
+                responses,
+                "409",
+                "A request with this key is still in progress; retry after Retry-After",
+                "in-progress",
+                true);
+        add(responses, "422", "This key was used with a different request", "key-mismatch", false);
+        add(
+                responses,
+                "503",
+                "The idempotency store is unavailable; the operation did not run. Retry after Retry-After",
+                "store-unavailable",
+                true);
+    }
+
+    private static void add(
+            APIResponses responses, String status, String description, String type, boolean retryAfter) {
+        if (responses.hasAPIResponse(status)) {
+            return;
+        }
+        Schema problem = OASFactory.createSchema()
+                .type(Schema.SchemaType.OBJECT)
+                .description("RFC 9457 problem details; type is " + TYPE_PREFIX + type)
+                .addProperty("type", OASFactory.createSchema().type(Schema.SchemaType.STRING))
+                .addProperty("title", OASFactory.createSchema().type(Schema.SchemaType.STRING))
+                .addProperty("status", OASFactory.createSchema().type(Schema.SchemaType.INTEGER))
+                .addProperty("detail", OASFactory.createSchema().type(Schema.SchemaType.STRING));
+        Content content = OASFactory.createContent()
+                .addMediaType(PROBLEM, OASFactory.createMediaType().schema(problem));
+        APIResponse response =
+                OASFactory.createAPIResponse().description(description).content(content);
+        if (retryAfter) {
+            Header header = OASFactory.createHeader()
+                    .description("Seconds to wait before retrying")
+                    .schema(OASFactory.createSchema().type(Schema.SchemaType.INTEGER));
+            response.addHeader("Retry-After", header);
+        }
+        responses.addAPIResponse(status, response);
+    }
+}

@@ -1,0 +1,64 @@
+package dev.idempotency.stores.memory;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.core.Settings;
+
+/**
+ * How much the memory store holds at most: records, and estimated heap bytes (each record counts
+ * 400 bytes, as measured in docs/benchmarks.md, plus its stored outcome).
+ *
+ * @param maxEntries records held at most, live or not yet purged ({@value #MAX_ENTRIES})
+ * @param maxBytes estimated heap bytes at most ({@value #MAX_BYTES})
+ */
+public record MemoryStoreLimits(long maxEntries, long maxBytes) {
+
+    /** Config key: records held at most. */
+    public static final String MAX_ENTRIES = "idempotency.memory.max-entries";
+    /** Config key: estimated heap bytes at most. */
+    public static final String MAX_BYTES = "idempotency.memory.max-bytes";
+
+    /** Default of {@link #MAX_ENTRIES}: 100,000 records, about 40 MB of small outcomes. */
+    public static final long DEFAULT_MAX_ENTRIES = 100_000;
+    /** Default of {@link #MAX_BYTES}: 64 MiB, so that large stored responses cannot fill a small heap. */
+    public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+
+    /** The defaults. */
+    public static final MemoryStoreLimits DEFAULT = new MemoryStoreLimits(DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES);
+
+    /** Checks the limits. */
+    public MemoryStoreLimits {
+        if (maxEntries < 1) {
+            throw new IdempotencyConfigurationException("Config key '" + MAX_ENTRIES + "' is " + maxEntries
+                    + "; set it to a positive number of records such as " + DEFAULT_MAX_ENTRIES + ".");
+        }
+        if (maxBytes < 1) {
+            throw new IdempotencyConfigurationException("Config key '" + MAX_BYTES + "' is " + maxBytes
+                    + "; set it to a positive number of bytes such as " + DEFAULT_MAX_BYTES + ".");
+        }
+    }
+
+    /**
+     * The limits configured in {@code settings}.
+     *
+     * @throws IdempotencyConfigurationException a value is not a positive whole number
+     */
+    public static MemoryStoreLimits from(Settings settings) {
+        return new MemoryStoreLimits(
+                number(settings, MAX_ENTRIES, DEFAULT_MAX_ENTRIES), number(settings, MAX_BYTES, DEFAULT_MAX_BYTES));
+    }
+
+    private static long number(Settings settings, String key, long fallback) {
+        String text = settings.get(key).map(String::trim).orElse("");
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(text.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IdempotencyConfigurationException(
+                    "Config key '" + key + "' is '" + text + "', which is not a whole number; write it like " + fallback
+                            + ".",
+                    e);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.idempotency.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.ops.metrics.IdempotencyMetrics;
+import dev.idempotency.ops.metrics.OperationMetrics;
+import dev.idempotency.ops.metrics.StoreMetrics;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.metrics.data.HistogramPointData;
+import io.opentelemetry.sdk.metrics.data.LongPointData;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import java.lang.management.ManagementFactory;
+import java.util.Collection;
+import java.util.Map;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The metrics of a scripted sequence, read back through every channel: the CDI API, the JMX MXBeans
+ * and the real OpenTelemetry SDK (MicroProfile Metrics is read on Payara, in OpsIT).
+ */
+class IdempotencyMetricsTest {
+
+    private static final MBeanServer JMX = ManagementFactory.getPlatformMBeanServer();
+
+    @Test
+    void aScriptedSequenceIsCountedExactlyInEveryChannel() throws Exception {
+        try (WeldContainer c =
+                OpsWeld.weld(Map.of(), Charges.class, OtelProducer.class).initialize()) {
+            IdempotencyMetrics metrics = c.select(IdempotencyMetrics.class).get();
+            Script.run(c.select(Charges.class).get(), "m" + System.nanoTime());
+
+            OperationMetrics m = metrics.find(Charges.OPERATION).orElseThrow();
+            assertThat(m.executions()).isEqualTo(2);
+            assertThat(m.replays()).isEqualTo(3);
+            assertThat(m.inProgressRefusals()).isEqualTo(1);
+            assertThat(m.mismatches()).isEqualTo(1);
+            assertThat(m.missingKeys()).isZero();
+            assertThat(m.takeovers()).isZero();
+            assertThat(m.outcomesNotStored()).isZero();
+
+            ObjectName op = new ObjectName(
+                    "dev.idempotency:type=Operation,application=\"default\",name=\"" + Charges.OPERATION + "\"");
+            assertThat(JMX.getAttribute(op, "Executions")).isEqualTo(2L);
+            assertThat(JMX.getAttribute(op, "Replays")).isEqualTo(3L);
+            assertThat(JMX.getAttribute(op, "InProgressRefusals")).isEqualTo(1L);
+            assertThat(JMX.getAttribute(op, "Mismatches")).isEqualTo(1L);
+            ObjectName store = new ObjectName("dev.idempotency:type=Store,application=\"default\"");
+            assertThat(JMX.getAttribute(store, "MemoryRecords")).isEqualTo(2L);
+            assertThat((String) JMX.getAttribute(store, "Store")).endsWith("MemoryIdempotencyStore");
+
+            // 2 executions + 1 conflict + 3 replays + 1 mismatch = 7 claims; 2 completions.
+            StoreMetrics claims = metrics.store().stream()
+                    .filter(s -> s.primitive().equals("claim"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(claims.calls()).isEqualTo(7);
+            assertThat(claims.failures()).isZero();
+            assertThat(claims.maxNanos()).isPositive();
+
+            Collection<MetricData> otel = OtelProducer.READER.collectAllMetrics();
+            assertThat(otelCount(otel, "idempotency.calls", "executed")).isEqualTo(2);
+            assertThat(otelCount(otel, "idempotency.calls", "replayed")).isEqualTo(3);
+            assertThat(otelCount(otel, "idempotency.calls", "in_progress")).isEqualTo(1);
+            assertThat(otelCount(otel, "idempotency.calls", "mismatch")).isEqualTo(1);
+            HistogramPointData claimLatency = otel.stream()
+                    .filter(d -> d.getName().equals("idempotency.store.duration"))
+                    .flatMap(d -> d.getHistogramData().getPoints().stream())
+                    .filter(p -> "claim".equals(p.getAttributes().get(AttributeKey.stringKey("primitive"))))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(claimLatency.getCount()).isEqualTo(7);
+        }
+        assertThat(JMX.queryNames(new ObjectName("dev.idempotency:*"), null))
+                .as("the MBeans leave with the application")
+                .isEmpty();
+    }
+
+    @Test
+    void disabledMetricsCountNothingAndTimeNothing() throws Exception {
+        try (WeldContainer c = OpsWeld.weld(Map.of("idempotency.metrics.enabled", "false"), Charges.class)
+                .initialize()) {
+            IdempotencyMetrics metrics = c.select(IdempotencyMetrics.class).get();
+            Charges charges = c.select(Charges.class).get();
+            charges.charge("off-1", 1);
+            charges.charge("off-1", 1);
+            assertThat(metrics.enabled()).isFalse();
+            assertThat(metrics.operations()).isEmpty();
+            assertThat(metrics.store()).allSatisfy(s -> assertThat(s.calls()).isZero());
+            assertThat(charges.runs()).isEqualTo(1);
+        }
+    }
+
+    private static long otelCount(Collection<MetricData> data, String name, String outcome) {
+        return data.stream()
+                .filter(d -> d.getName().equals(name))
+                .flatMap(d -> d.getLongSumData().getPoints().stream())
+                .filter(p -> Charges.OPERATION.equals(p.getAttributes().get(AttributeKey.stringKey("operation")))
+                        && outcome.equals(p.getAttributes().get(AttributeKey.stringKey("outcome"))))
+                .mapToLong(LongPointData::getValue)
+                .sum();
+    }
+}

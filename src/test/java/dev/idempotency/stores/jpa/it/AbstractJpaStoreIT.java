@@ -1,0 +1,151 @@
+package dev.idempotency.stores.jpa.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.core.KeyReader;
+import dev.idempotency.core.RecordKey;
+import dev.idempotency.it.Deployments;
+import dev.idempotency.spi.Races;
+import dev.idempotency.stores.jpa.it.app.BusinessRows;
+import dev.idempotency.stores.jpa.it.app.JoinedOrders;
+import dev.idempotency.stores.jpa.it.app.SeparateOrders;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The JPA store in the container, with the server's own JPA provider (EclipseLink on Payara, Open
+ * Liberty and GlassFish, Hibernate on WildFly), the table created at startup. One deployment for both
+ * transaction modes, chosen per operation. Each subclass deploys it on one data source: {@link
+ * JpaStoreIT} on the server's default database, {@link JpaStorePostgresIT} on PostgreSQL.
+ */
+@ExtendWith(ArquillianExtension.class)
+abstract class AbstractJpaStoreIT {
+
+    private static final int CALLERS = 16;
+
+    /**
+     * The deployment: the test's beans and the library, configured for the JPA store.
+     *
+     * @param name the archive's name
+     * @param datasource the JNDI name of the store's data source, or {@code null} for the default
+     */
+    static WebArchive deployment(String name, String datasource) {
+        String config = "idempotency.store=jpa\n"
+                + "idempotency.jpa.transaction=separate\n"
+                + "idempotency.jpa.transaction." + JoinedOrders.OPERATION + "=joined\n"
+                + "idempotency.jpa.transaction." + SeparateOrders.MISUSED + "=joined\n"
+                + (datasource == null ? "" : "idempotency.jpa.datasource=" + datasource + "\n");
+        return Deployments.war(name)
+                .addPackage(BusinessRows.class.getPackage())
+                .addClasses(AbstractJpaStoreIT.class, Races.class)
+                .addAsResource(new StringAsset(config), "META-INF/microprofile-config.properties");
+    }
+
+    @Inject
+    JoinedOrders joined;
+
+    @Inject
+    SeparateOrders separate;
+
+    @Inject
+    BusinessRows rows;
+
+    // By its standard name: Arquillian's field injection on Open Liberty leaves an unnamed @Resource null.
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
+
+    @BeforeEach
+    void table() {
+        rows.createTable();
+    }
+
+    @Test
+    void joinedModeRollbackLeavesNeitherBusinessRowNorRecordAndTheRetryRuns() {
+        String orderId = "joined-fail-" + System.nanoTime();
+        String storeKey = storeKey(JoinedOrders.OPERATION, orderId);
+
+        assertThrows(RuntimeException.class, () -> joined.place(orderId, true));
+        assertEquals(0, rows.count(orderId), "the business row rolled back");
+        assertEquals(0, rows.records(storeKey), "the record rolled back with it");
+
+        assertEquals("placed " + orderId, joined.place(orderId, false), "the retry runs");
+        assertEquals(1, rows.count(orderId));
+        assertEquals(1, rows.records(storeKey), "the record committed with the business row");
+        assertEquals("placed " + orderId, joined.place(orderId, false), "a repeat replays");
+        assertEquals(1, rows.count(orderId));
+    }
+
+    @Test
+    void joinedModeConcurrentDuplicatesWaitThenReplayAndLeaveOneBusinessRow() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            String orderId = "joined-race-" + round + "-" + System.nanoTime();
+            List<Object> outcomes = race(() -> joined.place(orderId, false));
+            assertEquals(1, rows.count(orderId), "business rows");
+            for (Object o : outcomes) {
+                assertEquals("placed " + orderId, o, "every duplicate waited and replayed");
+            }
+        }
+    }
+
+    @Test
+    void separateModeConcurrentDuplicatesLeaveOneBusinessRow() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            String orderId = "separate-race-" + round + "-" + System.nanoTime();
+            List<Object> outcomes = race(() -> separate.place(orderId));
+            assertEquals(1, rows.count(orderId), "business rows");
+            for (Object o : outcomes) {
+                assertEquals("placed " + orderId, o, "every duplicate waited and replayed");
+            }
+            assertEquals(1, rows.records(storeKey(SeparateOrders.OPERATION, orderId)), "one record");
+        }
+    }
+
+    @Test
+    void joinedModeWithoutATransactionAtTheInterceptorFailsNamingTheFix() {
+        String orderId = "misused-" + System.nanoTime();
+        IdempotencyConfigurationException e =
+                assertThrows(IdempotencyConfigurationException.class, () -> separate.misused(orderId));
+        assertTrue(e.getMessage().contains("idempotency.interceptor.priority"), e.getMessage());
+        assertTrue(e.getMessage().contains(SeparateOrders.MISUSED), e.getMessage());
+        assertEquals(0, rows.count(orderId), "the method did not run");
+    }
+
+    /** The store key the interceptor uses for a single-key method called with {@code orderId}. */
+    private static String storeKey(String operation, String orderId) {
+        try {
+            String clientKey = KeyReader.of(SeparateOrders.class.getMethod("place", String.class))
+                    .read(new Object[] {orderId});
+            return RecordKey.of(operation, "", clientKey).storeKey();
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Races on threads of its own, made by the container's thread factory: a server's default managed
+     * executor may run fewer tasks at once than there are callers (WildFly's does, on two cores), and
+     * the callers wait for each other at the start gate.
+     */
+    private List<Object> race(Callable<Object> call) throws InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(CALLERS, threads);
+        try {
+            return Races.race(pool, CALLERS, call);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
