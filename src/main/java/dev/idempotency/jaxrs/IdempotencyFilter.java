@@ -190,8 +190,10 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
                 // Part of the response already went out, so the operation's outcome is final: never re-run.
                 pending.complete(notStored(pending.status(), context, capture.size));
             } else {
-                // The entity could not be serialized: the client gets a 5xx, and 5xx releases the key.
-                pending.release(ReleaseCause.EXCEPTION);
+                // The entity could not be written (a getter threw, no MessageBodyWriter, a lazy
+                // relation): the resource method returned, so its effect happened. Record that it ran
+                // without a replayable response; repeats get a problem, never a second run.
+                pending.complete(notWritten(pending.status(), context, e));
             }
             throw e;
         } finally {
@@ -217,6 +219,18 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         return new StoredResponse(status, headers(context), new byte[0], false, size);
     }
 
+    private StoredResponse notWritten(int status, WriterInterceptorContext context, Throwable cause) {
+        LOG.log(
+                Level.WARNING,
+                "{0}: the resource method returned (status {1}) but its response could not be written ({2});"
+                        + " the operation is recorded as done without a replayable response, and repeats with"
+                        + " this key get 409 response-not-replayable. Fix the entity''s serialization.",
+                policy.name(),
+                Integer.toString(status),
+                cause.toString());
+        return new StoredResponse(status, headers(context), new byte[0], false, StoredResponse.NOT_WRITTEN);
+    }
+
     private Response replay(Claim.Replay replay, RecordKey key) {
         StoredResponse stored;
         try {
@@ -232,16 +246,24 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             if (stored.body().length > 0) {
                 b.entity(stored.body());
             }
+        } else if (stored.bodySize() == StoredResponse.NOT_WRITTEN) {
+            b = Response.fromResponse(Problems.notWritten(policy.name(), stored.status()));
+            copyLocationAndETag(stored, b);
         } else {
             b = Response.fromResponse(
                     Problems.notStored(policy.name(), stored.status(), stored.bodySize(), http.maxStoredBody()));
-            stored.headers().forEach((name, values) -> {
-                if (name.equalsIgnoreCase("Location") || name.equalsIgnoreCase("ETag")) {
-                    values.forEach(v -> b.header(name, v));
-                }
-            });
+            copyLocationAndETag(stored, b);
         }
         return b.header(REPLAYED_HEADER, "true").build();
+    }
+
+    /** A response that is not replayed still says where the created resource is. */
+    private static void copyLocationAndETag(StoredResponse stored, Response.ResponseBuilder b) {
+        stored.headers().forEach((name, values) -> {
+            if (name.equalsIgnoreCase("Location") || name.equalsIgnoreCase("ETag")) {
+                values.forEach(v -> b.header(name, v));
+            }
+        });
     }
 
     /** The caller's scope, or {@code null} after aborting because a scope header is missing. */

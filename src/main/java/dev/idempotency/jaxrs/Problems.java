@@ -83,6 +83,18 @@ final class Problems {
                 null);
     }
 
+    static Response notWritten(String operation, int status) {
+        return problem(
+                409,
+                "response-not-replayable",
+                "Request already processed; its response cannot be replayed",
+                "A request with this key for operation '" + operation + "' was already processed (status " + status
+                        + "), but its response could not be written, so there is nothing to replay. The operation is"
+                        + " not run again: fetch the result (see Location, if present). Operators: the server log"
+                        + " names the serialization failure.",
+                null);
+    }
+
     static Response unreadable(String operation) {
         return problem(
                 500,

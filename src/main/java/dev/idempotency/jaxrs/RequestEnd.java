@@ -26,8 +26,22 @@ public class RequestEnd implements ServletRequestListener {
     @Override
     public void requestDestroyed(ServletRequestEvent event) {
         OuterGuard.clear();
+        if (isAsyncStarted(event)) {
+            // An asynchronous resource method (a CompletionStage, a suspended AsyncResponse) returned and
+            // its response comes later, on another thread: the response filter and writer interceptor
+            // settle the key then. Releasing here let a duplicate run while the first was still going.
+            return;
+        }
         if (event.getServletRequest().getAttribute(Pending.PROPERTY) instanceof Pending pending) {
             pending.release(dev.idempotency.core.ReleaseCause.EXCEPTION);
+        }
+    }
+
+    private static boolean isAsyncStarted(ServletRequestEvent event) {
+        try {
+            return event.getServletRequest().isAsyncStarted();
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 }

@@ -29,10 +29,14 @@ import java.util.Set;
  * @param headers the stored headers, in response order; names as the application wrote them
  * @param body the body bytes; empty when not stored
  * @param bodyStored whether {@link #body()} is the whole body
- * @param bodySize the original body size in bytes
+ * @param bodySize the original body size in bytes, or {@link #NOT_WRITTEN} when the response could
+ *     not be written at all (its entity failed to serialize after the resource method returned)
  */
 public record StoredResponse(
         int status, Map<String, List<String>> headers, byte[] body, boolean bodyStored, long bodySize) {
+
+    /** {@link #bodySize()} of a response whose entity could not be written: nothing to replay. */
+    public static final long NOT_WRITTEN = -1;
 
     private static final byte[] MAGIC = {'I', 'D', 'H', '1'};
 

@@ -102,6 +102,16 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
                 Instant now = clock.instant();
                 IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
                 long lifespan = saturatedAdd(millis(lease), graceMillis);
+                // Read first: a duplicate of a live record (the common case under contention) decides
+                // on a plain read and never starts a write. Racing claimers' writes are what made an
+                // owner's completion roll back on the write-skew check again and again on a cluster.
+                // A stale read can only make this call refuse (in progress) or replay, never run.
+                IdempotencyRecord seen = cache.get(key);
+                if (seen != null
+                        && !RecordLifecycle.isClaimable(seen, now)
+                        && !RecordLifecycle.isOwnedBy(seen, owner)) {
+                    return ClaimResult.existing(seen);
+                }
                 IdempotencyRecord existing;
                 try {
                     existing = cache.putIfAbsent(key, claim, lifespan, TimeUnit.MILLISECONDS);

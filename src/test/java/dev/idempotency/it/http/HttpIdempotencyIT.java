@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.it.Deployments;
+import dev.idempotency.it.http.app.AsyncOrdersResource;
 import dev.idempotency.it.http.app.Counter;
 import dev.idempotency.it.http.app.CounterResource;
 import dev.idempotency.it.http.app.FlakyStore;
@@ -64,6 +65,7 @@ class HttpIdempotencyIT {
         return Deployments.war("http-it.war")
                 .addClasses(
                         HttpApp.class,
+                        AsyncOrdersResource.class,
                         Counter.class,
                         CounterResource.class,
                         FlakyStore.class,
@@ -237,6 +239,56 @@ class HttpIdempotencyIT {
                 KEY,
                 small.request().headers().firstValue(KEY).orElseThrow());
         assertArrayEquals(small.body(), smallAgain.body(), "a body under the limit is replayed");
+    }
+
+    /**
+     * A resource method that returned has had its effect, even when its entity then fails to
+     * serialize: the first caller gets the server's error, every retry a 409 problem, and the method
+     * never runs again (it used to release the key, so each retry ran it once more).
+     */
+    @Test
+    void aResponseThatCannotBeWrittenIsRecordedAndNeverRunAgain() throws Exception {
+        String body = unique();
+        String key = unique();
+        HttpResponse<byte[]> first = post("orders/unwritable", body, KEY, key);
+        assertTrue(first.statusCode() >= 500, () -> "the first caller gets the server's error: " + first.statusCode());
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<byte[]> again = post("orders/unwritable", body, KEY, key);
+            assertProblem(again, 409, "response-not-replayable");
+            assertTrue(replayed(again));
+        }
+        assertEquals(1, count("unwritable:" + body), "never re-executed");
+    }
+
+    /**
+     * Asynchronous resource methods (a CompletionStage, and a suspended AsyncResponse) on a class that
+     * is not a CDI bean: the claim is held until the response is produced, so a duplicate sent while
+     * the first is still running gets 409, and a repeat afterwards gets the replay; one execution.
+     */
+    @Test
+    void asynchronousResourceMethodsHoldTheClaimUntilTheirResponseAndReplayIt() throws Exception {
+        for (String kind : List.of("stage", "suspended")) {
+            String body = unique();
+            String key = unique();
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<HttpResponse<byte[]>> first = pool.submit(() -> post("async/" + kind, body, KEY, key));
+                Thread.sleep(500);
+                HttpResponse<byte[]> duplicate = post("async/" + kind, body, KEY, key);
+                assertProblem(duplicate, 409, "in-progress");
+                HttpResponse<byte[]> original = first.get(1, TimeUnit.MINUTES);
+                assertEquals(201, original.statusCode(), () -> kind + ": " + text(original));
+                assertEquals(kind + " " + body + " 1", text(original));
+                HttpResponse<byte[]> again = post("async/" + kind, body, KEY, key);
+                assertEquals(201, again.statusCode(), () -> kind + ": " + text(again));
+                assertArrayEquals(original.body(), again.body(), kind);
+                assertTrue(replayed(again), kind + " is replayed");
+                assertEquals(1, count("async-" + kind + ":" + body), kind + ": one execution");
+                assertProblem(post("async/" + kind, body), 400, "key-missing");
+            } finally {
+                pool.shutdownNow();
+            }
+        }
     }
 
     // Rules 1 and 2: guarded once, by the filter; safe methods untouched.

@@ -128,6 +128,25 @@ public class OrdersResource {
         throw new IllegalStateException("unmapped failure");
     }
 
+    /**
+     * Runs, then returns an entity whose getter throws (as a lazy relation would): the response cannot
+     * be written after the method had its effect.
+     */
+    @POST
+    @Path("unwritable")
+    @Produces("application/json")
+    public Unwritable unwritable(String body) {
+        counter.ran("unwritable:" + body);
+        return new Unwritable();
+    }
+
+    /** An entity JSON-B cannot write. */
+    public static class Unwritable {
+        public String getAmount() {
+            throw new IllegalStateException("lazy relation not loaded");
+        }
+    }
+
     /** A body of the requested size. */
     @POST
     @Path("big")

@@ -1,0 +1,53 @@
+package dev.idempotency.it.http.app;
+
+import dev.idempotency.Idempotent;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.Response;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Asynchronous resource methods on a class that is not a CDI bean (no bean-defining annotation): the
+ * response is produced 1.5 s after the method returned, on another thread.
+ */
+@Path("async")
+@Idempotent(required = true)
+@Consumes("text/plain")
+public class AsyncOrdersResource {
+
+    static final long DELAY_MILLIS = 1500;
+
+    private static Counter counter() {
+        return CDI.current().select(Counter.class).get();
+    }
+
+    /** Completes a CompletionStage later. */
+    @POST
+    @Path("stage")
+    @Produces("text/plain")
+    public CompletionStage<Response> stage(String body) {
+        int run = counter().ran("async-stage:" + body);
+        return CompletableFuture.supplyAsync(
+                () -> Response.status(201).entity("stage " + body + " " + run).build(),
+                CompletableFuture.delayedExecutor(DELAY_MILLIS, TimeUnit.MILLISECONDS));
+    }
+
+    /** Resumes a suspended response later. */
+    @POST
+    @Path("suspended")
+    @Produces("text/plain")
+    public void suspended(String body, @Suspended AsyncResponse response) {
+        int run = counter().ran("async-suspended:" + body);
+        CompletableFuture.delayedExecutor(DELAY_MILLIS, TimeUnit.MILLISECONDS)
+                .execute(() -> response.resume(Response.status(201)
+                        .entity("suspended " + body + " " + run)
+                        .build()));
+    }
+}
