@@ -1,10 +1,7 @@
 package dev.idempotency.stores.jpa.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.core.KeyReader;
 import dev.idempotency.core.RecordKey;
 import dev.idempotency.it.Deployments;
@@ -27,10 +24,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The JPA store in the container, with the server's own JPA provider (EclipseLink on Payara, Open
- * Liberty and GlassFish, Hibernate on WildFly), the table created at startup. One deployment for both
- * transaction modes, chosen per operation. Each subclass deploys it on one data source: {@link
- * JpaStoreIT} on the server's default database, {@link JpaStorePostgresIT} on PostgreSQL.
+ * The JPA store in the container, on the server's data source (plain JDBC, so the same on every server
+ * and JPA provider), the table created at startup. One deployment for both transaction modes, chosen
+ * per operation. Each subclass deploys it on one data source: {@link JpaStoreIT} on the server's
+ * default database, {@link JpaStorePostgresIT} on PostgreSQL, and {@link JpaStoreDerbyIT} on
+ * GlassFish's default database, Derby, where the store refuses the joined mode and so only the
+ * separate mode's tests run (they are in this class; the joined mode's are in {@link
+ * AbstractJoinedJpaStoreIT}).
  */
 @ExtendWith(ArquillianExtension.class)
 abstract class AbstractJpaStoreIT {
@@ -44,14 +44,26 @@ abstract class AbstractJpaStoreIT {
      * @param datasource the JNDI name of the store's data source, or {@code null} for the default
      */
     static WebArchive deployment(String name, String datasource) {
+        return deployment(name, datasource, true);
+    }
+
+    /**
+     * The deployment, with or without the operations configured for the joined mode.
+     *
+     * @param joined whether {@link JoinedOrders} and {@link SeparateOrders#MISUSED} use the joined mode
+     *     (a database that cannot join refuses the deployment that names it)
+     */
+    static WebArchive deployment(String name, String datasource, boolean joined) {
         String config = "idempotency.store=jpa\n"
                 + "idempotency.jpa.transaction=separate\n"
-                + "idempotency.jpa.transaction." + JoinedOrders.OPERATION + "=joined\n"
-                + "idempotency.jpa.transaction." + SeparateOrders.MISUSED + "=joined\n"
+                + (joined
+                        ? "idempotency.jpa.transaction." + JoinedOrders.OPERATION + "=joined\n"
+                                + "idempotency.jpa.transaction." + SeparateOrders.MISUSED + "=joined\n"
+                        : "")
                 + (datasource == null ? "" : "idempotency.jpa.datasource=" + datasource + "\n");
         return Deployments.war(name)
                 .addPackage(BusinessRows.class.getPackage())
-                .addClasses(AbstractJpaStoreIT.class, Races.class)
+                .addClasses(AbstractJpaStoreIT.class, AbstractJoinedJpaStoreIT.class, Races.class)
                 .addAsResource(new StringAsset(config), "META-INF/microprofile-config.properties");
     }
 
@@ -74,34 +86,6 @@ abstract class AbstractJpaStoreIT {
     }
 
     @Test
-    void joinedModeRollbackLeavesNeitherBusinessRowNorRecordAndTheRetryRuns() {
-        String orderId = "joined-fail-" + System.nanoTime();
-        String storeKey = storeKey(JoinedOrders.OPERATION, orderId);
-
-        assertThrows(RuntimeException.class, () -> joined.place(orderId, true));
-        assertEquals(0, rows.count(orderId), "the business row rolled back");
-        assertEquals(0, rows.records(storeKey), "the record rolled back with it");
-
-        assertEquals("placed " + orderId, joined.place(orderId, false), "the retry runs");
-        assertEquals(1, rows.count(orderId));
-        assertEquals(1, rows.records(storeKey), "the record committed with the business row");
-        assertEquals("placed " + orderId, joined.place(orderId, false), "a repeat replays");
-        assertEquals(1, rows.count(orderId));
-    }
-
-    @Test
-    void joinedModeConcurrentDuplicatesWaitThenReplayAndLeaveOneBusinessRow() throws Exception {
-        for (int round = 0; round < 3; round++) {
-            String orderId = "joined-race-" + round + "-" + System.nanoTime();
-            List<Object> outcomes = race(() -> joined.place(orderId, false));
-            assertEquals(1, rows.count(orderId), "business rows");
-            for (Object o : outcomes) {
-                assertEquals("placed " + orderId, o, "every duplicate waited and replayed");
-            }
-        }
-    }
-
-    @Test
     void separateModeConcurrentDuplicatesLeaveOneBusinessRow() throws Exception {
         for (int round = 0; round < 3; round++) {
             String orderId = "separate-race-" + round + "-" + System.nanoTime();
@@ -114,18 +98,8 @@ abstract class AbstractJpaStoreIT {
         }
     }
 
-    @Test
-    void joinedModeWithoutATransactionAtTheInterceptorFailsNamingTheFix() {
-        String orderId = "misused-" + System.nanoTime();
-        IdempotencyConfigurationException e =
-                assertThrows(IdempotencyConfigurationException.class, () -> separate.misused(orderId));
-        assertTrue(e.getMessage().contains("idempotency.interceptor.priority"), e.getMessage());
-        assertTrue(e.getMessage().contains(SeparateOrders.MISUSED), e.getMessage());
-        assertEquals(0, rows.count(orderId), "the method did not run");
-    }
-
     /** The store key the interceptor uses for a single-key method called with {@code orderId}. */
-    private static String storeKey(String operation, String orderId) {
+    static String storeKey(String operation, String orderId) {
         try {
             String clientKey = KeyReader.of(SeparateOrders.class.getMethod("place", String.class))
                     .read(new Object[] {orderId});
@@ -140,7 +114,7 @@ abstract class AbstractJpaStoreIT {
      * executor may run fewer tasks at once than there are callers (WildFly's does, on two cores), and
      * the callers wait for each other at the start gate.
      */
-    private List<Object> race(Callable<Object> call) throws InterruptedException {
+    List<Object> race(Callable<Object> call) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(CALLERS, threads);
         try {
             return Races.race(pool, CALLERS, call);

@@ -8,7 +8,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * configuration but {@code idempotency.store=jpa}: H2 on Payara Micro, WildFly and Open Liberty (whose
  * server.xml defines it), embedded Derby on GlassFish.
  */
-class JpaStoreIT extends AbstractJpaStoreIT {
+class JpaStoreIT extends AbstractJoinedJpaStoreIT {
 
     @Deployment
     static WebArchive deployment() {

@@ -8,7 +8,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * The JPA store on PostgreSQL: a JTA data source the application defines in its web.xml, named by
  * {@code idempotency.jpa.datasource}; the business rows of the joined mode are in the same database.
  */
-class JpaStorePostgresIT extends AbstractJpaStoreIT {
+class JpaStorePostgresIT extends AbstractJoinedJpaStoreIT {
 
     /** The application's data source. */
     static final String DATASOURCE = "java:app/jdbc/jpaIt";
