@@ -62,9 +62,30 @@ public final class IdempotencyFeature implements DynamicFeature {
                 resolved.onInProgress(),
                 resolved.exceptions(),
                 resolved.required());
+        if (http.guards(httpMethod) && runtime.engine().store().joinsCallerTransaction(name) && isAsync(method)) {
+            throw new IdempotencyConfigurationException("@Idempotent on resource method "
+                    + PolicyResolver.describe(method) + " cannot use the joined transaction mode: it is"
+                    + " asynchronous, and the JTA transaction the filter begins is bound to the request's thread."
+                    + " Set idempotency.jpa.transaction." + name + "=separate, or make the method synchronous.");
+        }
         context.register(
                 new IdempotencyFilter(method, http.guards(httpMethod), policy, runtime.engine(), http),
                 Priorities.USER);
+    }
+
+    /** A CompletionStage result, or a suspended AsyncResponse: the response comes on another thread. */
+    private static boolean isAsync(Method method) {
+        if (java.util.concurrent.CompletionStage.class.isAssignableFrom(method.getReturnType())) {
+            return true;
+        }
+        for (Annotation[] annotations : method.getParameterAnnotations()) {
+            for (Annotation a : annotations) {
+                if (a.annotationType() == jakarta.ws.rs.container.Suspended.class) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static IdempotencyRuntime runtime(Method method) {

@@ -57,6 +57,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
     private final IdempotencyEngine engine;
     private final HttpSettings http;
     private final OperationEvents events;
+    private final boolean joined;
 
     /**
      * @param resourceMethod the method this instance serves
@@ -79,6 +80,8 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         this.http = http;
         // Only guarded methods are operations; a GET on an @Idempotent class is not counted.
         this.events = guarded ? engine.events(policy.name()) : OperationEvents.NONE;
+        // The store writes this operation's records in the caller's transaction: the filter begins it.
+        this.joined = guarded && engine.store().joinsCallerTransaction(policy.name());
     }
 
     @Override
@@ -116,16 +119,21 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         }
         String fingerprint = Fingerprint.of(request.getMethod(), uri.getRawPath(), uri.getRawQuery(), headers, body);
         RecordKey key = RecordKey.of(policy.name(), scope, parsed.key());
+        RequestTransaction tx = null;
         Claim claim;
         try {
+            tx = joined ? RequestTransaction.begin(policy.name()) : null;
             claim = engine.begin(policy, key, fingerprint, events);
         } catch (IdempotencyKeyMismatchException e) {
+            rollback(tx);
             abort(request, Problems.keyMismatch(http.header(), policy.name()));
             return;
         } catch (IdempotencyInProgressException e) {
+            rollback(tx);
             abort(request, Problems.inProgress(http.header(), policy.name(), e.retryAfter()));
             return;
         } catch (IdempotencyStoreUnavailableException e) {
+            rollback(tx);
             if (http.failOpen()) {
                 LOG.log(
                         Level.WARNING,
@@ -144,10 +152,11 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             return;
         }
         if (claim instanceof Claim.Replay replay) {
+            rollback(tx);
             abort(request, replay(replay, key));
             return;
         }
-        request.setProperty(Pending.PROPERTY, new Pending((Claim.Owned) claim, engine));
+        request.setProperty(Pending.PROPERTY, new Pending((Claim.Owned) claim, engine, tx));
     }
 
     @Override
@@ -290,6 +299,12 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             }
             default:
                 return "";
+        }
+    }
+
+    private static void rollback(RequestTransaction tx) {
+        if (tx != null) {
+            tx.rollback();
         }
     }
 

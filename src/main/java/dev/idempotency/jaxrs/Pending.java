@@ -19,9 +19,16 @@ final class Pending {
     private final AtomicBoolean settled = new AtomicBoolean();
     private volatile int status;
 
-    Pending(Claim.Owned claim, IdempotencyEngine engine) {
+    private final RequestTransaction tx;
+
+    /**
+     * @param tx the transaction the filter began for a joined-mode operation, which settling ends; or
+     *     {@code null}
+     */
+    Pending(Claim.Owned claim, IdempotencyEngine engine, RequestTransaction tx) {
         this.claim = claim;
         this.engine = engine;
+        this.tx = tx;
     }
 
     Claim.Owned claim() {
@@ -41,17 +48,51 @@ final class Pending {
         return settled.get();
     }
 
-    /** Stores the response, unless already settled. */
+    /**
+     * Stores the response, unless already settled. In a joined-mode transaction the record is written
+     * in it and the transaction commits: the resource's work and the record together. A transaction
+     * the work marked for rollback is rolled back instead (nothing was done, a retry runs again).
+     *
+     * @throws IllegalStateException in a joined-mode transaction, the record could not be written or
+     *     the commit failed; nothing was committed, and the captured response must not reach the client
+     */
     void complete(StoredResponse response) {
-        if (settled.compareAndSet(false, true)) {
-            engine.complete(claim, response.encode());
+        if (!settled.compareAndSet(false, true)) {
+            return;
         }
+        if (tx == null) {
+            engine.complete(claim, response.encode());
+            return;
+        }
+        if (tx.rollbackOnly()) {
+            tx.rollback();
+            claim.events().released(ReleaseCause.ROLLBACK);
+            return;
+        }
+        if (!engine.complete(claim, response.encode())) {
+            // Committing now would commit the work without its record: a retry would run it again.
+            tx.rollback();
+            throw new IllegalStateException(
+                    "The idempotency record of operation '" + claim.policy().name()
+                            + "' could not be written in its transaction, so the transaction was rolled back and"
+                            + " nothing was done; a retry runs again.");
+        }
+        tx.commit(claim.policy().name());
     }
 
-    /** Gives the key back, unless already settled. */
+    /**
+     * Gives the key back, unless already settled. In a joined-mode transaction that is a rollback: the
+     * claim and the resource's work are undone together.
+     */
     void release(ReleaseCause cause) {
-        if (settled.compareAndSet(false, true)) {
+        if (!settled.compareAndSet(false, true)) {
+            return;
+        }
+        if (tx == null) {
             engine.release(claim, cause);
+        } else {
+            tx.rollback();
+            claim.events().released(cause);
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.idempotency.it.Deployments;
 import dev.idempotency.spi.Races;
 import dev.idempotency.stores.jpa.it.app.BusinessRows;
 import dev.idempotency.stores.jpa.it.app.JoinedOrders;
+import dev.idempotency.stores.jpa.it.app.JoinedOrdersResource;
 import dev.idempotency.stores.jpa.it.app.SeparateOrders;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
@@ -58,6 +59,7 @@ abstract class AbstractJpaStoreIT {
                 + "idempotency.jpa.transaction=separate\n"
                 + (joined
                         ? "idempotency.jpa.transaction." + JoinedOrders.OPERATION + "=joined\n"
+                                + "idempotency.jpa.transaction." + JoinedOrdersResource.OPERATION + "=joined\n"
                                 + "idempotency.jpa.transaction." + SeparateOrders.MISUSED + "=joined\n"
                         : "")
                 + (datasource == null ? "" : "idempotency.jpa.datasource=" + datasource + "\n");
