@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
+import java.io.Serializable;
 
 /**
  * The inner half of the guard: next to the method body, it tells the call's {@link WorkTransactions}
@@ -27,7 +28,9 @@ import jakarta.interceptor.InvocationContext;
 @Idempotent
 @Interceptor
 @Priority(GlobalSettings.DEFAULT_WORK_INTERCEPTOR_PRIORITY)
-public class IdempotentWorkInterceptor {
+// Serializable for GlassFish's EJB container, like IdempotentInterceptor (WELD-001530 otherwise: every
+// @Idempotent EJB failed to be created there).
+public class IdempotentWorkInterceptor implements Serializable {
 
     /** The context-data entry holding the call's {@link WorkTransactions}. */
     static final String WORK = WorkTransactions.class.getName();
