@@ -124,6 +124,19 @@ class HttpIdempotencyIT {
         return Integer.parseInt(r.body());
     }
 
+    /** Waits until a name ran {@code expected} times; fails with what it saw when the time is up. */
+    private void awaitCount(String name, int expected, Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        int seen = count(name);
+        while (seen < expected) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(name + " ran " + seen + " times within " + limit + ", expected " + expected);
+            }
+            Thread.sleep(20);
+            seen = count(name);
+        }
+    }
+
     private static String text(HttpResponse<byte[]> r) {
         return new String(r.body(), StandardCharsets.UTF_8);
     }
@@ -262,8 +275,9 @@ class HttpIdempotencyIT {
 
     /**
      * Asynchronous resource methods (a CompletionStage, and a suspended AsyncResponse) on a class that
-     * is not a CDI bean: the claim is held until the response is produced, so a duplicate sent while
-     * the first is still running gets 409, and a repeat afterwards gets the replay; one execution.
+     * is not a CDI bean: the claim is held until the response is produced, so a duplicate sent once the
+     * first has started (and 3 s before its response) gets 409, and a repeat afterwards gets the replay;
+     * one execution.
      */
     @Test
     void asynchronousResourceMethodsHoldTheClaimUntilTheirResponseAndReplayIt() throws Exception {
@@ -273,7 +287,8 @@ class HttpIdempotencyIT {
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
                 Future<HttpResponse<byte[]>> first = pool.submit(() -> post("async/" + kind, body, KEY, key));
-                Thread.sleep(500);
+                awaitCount("async-" + kind + ":" + body, 1, Duration.ofSeconds(30));
+                // The first request has claimed the key and started; its response comes 3 s after that.
                 HttpResponse<byte[]> duplicate = post("async/" + kind, body, KEY, key);
                 assertProblem(duplicate, 409, "in-progress");
                 HttpResponse<byte[]> original = first.get(1, TimeUnit.MINUTES);

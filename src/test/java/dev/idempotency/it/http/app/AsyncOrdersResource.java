@@ -15,14 +15,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Asynchronous resource methods on a class that is not a CDI bean (no bean-defining annotation): the
- * response is produced 1.5 s after the method returned, on another thread.
+ * response is produced 3 s after the method returned, on another thread.
  */
 @Path("async")
 @Idempotent(required = true)
 @Consumes("text/plain")
 public class AsyncOrdersResource {
 
-    static final long DELAY_MILLIS = 1500;
+    static final long DELAY_MILLIS = 3000;
 
     private static Counter counter() {
         return CDI.current().select(Counter.class).get();
