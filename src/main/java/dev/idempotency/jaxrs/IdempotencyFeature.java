@@ -71,6 +71,9 @@ public final class IdempotencyFeature implements DynamicFeature {
         context.register(
                 new IdempotencyFilter(method, http.guards(httpMethod), policy, runtime.engine(), http),
                 Priorities.USER);
+        if (http.guards(httpMethod)) {
+            context.register(new ResourceHeaders(), ResourceHeaders.PRIORITY);
+        }
     }
 
     /** A CompletionStage result, or a suspended AsyncResponse: the response comes on another thread. */

@@ -175,7 +175,11 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             pending.release(ReleaseCause.STATUS);
         } else if (!response.hasEntity()) {
             pending.complete(new StoredResponse(
-                    status, StoredResponse.storableHeaders(response.getStringHeaders()), new byte[0], true, 0));
+                    status,
+                    pending.ownHeaders(StoredResponse.storableHeaders(response.getStringHeaders())),
+                    new byte[0],
+                    true,
+                    0));
         } else {
             pending.awaitBody(status);
         }
@@ -197,38 +201,41 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         } catch (IOException | RuntimeException | Error e) {
             if (capture.overflowed) {
                 // Part of the response already went out, so the operation's outcome is final: never re-run.
-                pending.complete(notStored(pending.status(), context, capture.size));
+                pending.complete(notStored(pending, context, capture.size));
             } else {
                 // The entity could not be written (a getter threw, no MessageBodyWriter, a lazy
                 // relation): the resource method returned, so its effect happened. Record that it ran
                 // without a replayable response; repeats get a problem, never a second run.
-                pending.complete(notWritten(pending.status(), context, e));
+                pending.complete(notWritten(pending, context, e));
             }
             throw e;
         } finally {
             context.setOutputStream(original);
         }
         if (capture.overflowed) {
-            pending.complete(notStored(pending.status(), context, capture.size));
+            pending.complete(notStored(pending, context, capture.size));
             return;
         }
         byte[] body = capture.buffer.toByteArray();
         // Recorded before the first byte goes to the client (rule 8): a disconnect cannot lose it.
-        pending.complete(new StoredResponse(pending.status(), headers(context), body, true, body.length));
+        pending.complete(
+                new StoredResponse(pending.status(), pending.ownHeaders(headers(context)), body, true, body.length));
         original.write(body);
     }
 
-    private StoredResponse notStored(int status, WriterInterceptorContext context, long size) {
+    private StoredResponse notStored(Pending pending, WriterInterceptorContext context, long size) {
+        int status = pending.status();
         LOG.log(
                 Level.WARNING,
                 "{0}: response body exceeds {1} ({2} bytes); repeats will get 409 response-not-stored",
                 policy.name(),
                 HttpSettings.MAX_STORED_BODY,
                 Integer.toString(http.maxStoredBody()));
-        return new StoredResponse(status, headers(context), new byte[0], false, size);
+        return new StoredResponse(status, pending.ownHeaders(headers(context)), new byte[0], false, size);
     }
 
-    private StoredResponse notWritten(int status, WriterInterceptorContext context, Throwable cause) {
+    private StoredResponse notWritten(Pending pending, WriterInterceptorContext context, Throwable cause) {
+        int status = pending.status();
         LOG.log(
                 Level.WARNING,
                 "{0}: the resource method returned (status {1}) but its response could not be written ({2});"
@@ -237,7 +244,8 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
                 policy.name(),
                 Integer.toString(status),
                 cause.toString());
-        return new StoredResponse(status, headers(context), new byte[0], false, StoredResponse.NOT_WRITTEN);
+        return new StoredResponse(
+                status, pending.ownHeaders(headers(context)), new byte[0], false, StoredResponse.NOT_WRITTEN);
     }
 
     private Response replay(Claim.Replay replay, RecordKey key) {

@@ -3,6 +3,11 @@ package dev.idempotency.jaxrs;
 import dev.idempotency.core.Claim;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.ReleaseCause;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -33,6 +38,32 @@ final class Pending {
 
     Claim.Owned claim() {
         return claim;
+    }
+
+    private volatile Set<String> resourceHeaders;
+
+    /** Notes the (lower-case) names of the headers the resource set itself ({@link ResourceHeaders}). */
+    void resourceHeaders(Set<String> names) {
+        this.resourceHeaders = names;
+    }
+
+    /**
+     * The headers to store: those the resource set itself, when {@link ResourceHeaders} noted them
+     * (else all of them); {@code Content-Type} always, as the entity was written with it.
+     */
+    Map<String, List<String>> ownHeaders(Map<String, List<String>> headers) {
+        Set<String> own = resourceHeaders;
+        if (own == null) {
+            return headers;
+        }
+        Map<String, List<String>> result = new LinkedHashMap<>();
+        headers.forEach((name, values) -> {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.equals("content-type") || own.contains(lower)) {
+                result.put(name, values);
+            }
+        });
+        return result;
     }
 
     /** The status to store once the body is captured; 0 before the response filter ran. */

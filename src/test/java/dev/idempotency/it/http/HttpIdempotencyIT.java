@@ -10,6 +10,7 @@ import dev.idempotency.it.Deployments;
 import dev.idempotency.it.http.app.AsyncOrdersResource;
 import dev.idempotency.it.http.app.Counter;
 import dev.idempotency.it.http.app.CounterResource;
+import dev.idempotency.it.http.app.ExchangeHeaders;
 import dev.idempotency.it.http.app.FlakyStore;
 import dev.idempotency.it.http.app.HttpApp;
 import dev.idempotency.it.http.app.MappedFailure;
@@ -68,6 +69,9 @@ class HttpIdempotencyIT {
                         AsyncOrdersResource.class,
                         Counter.class,
                         CounterResource.class,
+                        ExchangeHeaders.class,
+                        ExchangeHeaders.Encoder.class,
+                        ExchangeHeaders.RequestId.class,
                         FlakyStore.class,
                         MappedFailure.class,
                         MappedFailure.Mapper.class,
@@ -178,6 +182,14 @@ class HttpIdempotencyIT {
         assertFalse(again.headers().firstValue("Set-Cookie").isPresent(), "cookies are never replayed");
         assertTrue(replayed(again));
         assertEquals(1, count("create:" + body));
+        // What an encoder and another filter add is theirs, added again to the replay, never stored too.
+        assertEquals(List.of("ran"), first.headers().allValues("X-Encoder"));
+        assertEquals(List.of("ran"), again.headers().allValues("X-Encoder"), "an encoder's header once");
+        assertEquals(1, again.headers().allValues("X-Request-Id").size(), "another filter's header once");
+        assertNotEquals(
+                first.headers().firstValue("X-Request-Id").orElseThrow(),
+                again.headers().firstValue("X-Request-Id").orElseThrow(),
+                "the replay's own request id, not the stored one");
     }
 
     @Test
