@@ -4,6 +4,8 @@ import dev.idempotency.TestServices;
 import java.io.File;
 import java.net.URI;
 import java.net.URL;
+import java.net.http.HttpClient;
+import java.time.Duration;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -92,6 +94,14 @@ public final class Deployments {
                 "</web-app>",
                 "");
         return war.addAsLibrary(driver).setWebXML(new StringAsset(webXml));
+    }
+
+    /** The tests' HTTP client: HTTP/1.1, as every server of the profiles speaks it, and a bounded connect. */
+    public static HttpClient httpClient() {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
     }
 
     /**

@@ -88,10 +88,7 @@ class HttpIdempotencyIT {
     @ArquillianResource
     URL deployed;
 
-    private final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
+    private final HttpClient client = Deployments.httpClient();
 
     /** The application's base, always on 127.0.0.1 whatever host name the server reports. */
     private URI base() {

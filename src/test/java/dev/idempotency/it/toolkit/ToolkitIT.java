@@ -64,10 +64,7 @@ class ToolkitIT {
     @ArquillianResource
     URL deployed;
 
-    private final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
+    private final HttpClient client = Deployments.httpClient();
 
     private URI uri(String path) {
         return Deployments.loopback(deployed).resolve("api/" + path);

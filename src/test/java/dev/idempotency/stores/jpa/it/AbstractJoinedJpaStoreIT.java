@@ -70,10 +70,7 @@ abstract class AbstractJoinedJpaStoreIT extends AbstractJpaStoreIT {
     @ArquillianResource
     URL deployed;
 
-    private final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
+    private final HttpClient client = Deployments.httpClient();
 
     private HttpResponse<String> post(String orderId, String key, boolean fail) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(
