@@ -171,10 +171,10 @@ class IdempotencyConfigTest {
     @Test
     void anUnknownStoreFailsTheDeploymentListingTheChoices() {
         assertDeploymentFails(
-                Map.of("idempotency.store", "redis"),
+                Map.of("idempotency.store", "cassandra"),
                 List.of(Untuned.class),
                 "idempotency.store",
-                "'redis'",
+                "'cassandra'",
                 "available: [memory]");
     }
 

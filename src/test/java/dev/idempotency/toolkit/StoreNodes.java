@@ -10,6 +10,10 @@ import dev.idempotency.stores.infinispan.InfinispanStores;
 import dev.idempotency.stores.jpa.JpaIdempotencyStore;
 import dev.idempotency.stores.jpa.JpaStoreSettings;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import dev.idempotency.stores.redis.RedisIdempotencyStore;
+import dev.idempotency.stores.redis.RedisServers;
+import dev.idempotency.stores.redis.RedisStoreSettings;
+import dev.idempotency.stores.redis.RedisStores;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -23,8 +27,8 @@ import java.util.stream.Stream;
 /**
  * The real stores the toolkit is tested on, each as two "nodes" that share one backend: the memory
  * store (one instance twice), a two-node Infinispan cluster inside this JVM (JGroups TCP on
- * 127.0.0.1:7900-7901, the shipped clustered configuration), and two JPA stores (two connection
- * pools) on one PostgreSQL schema. Racing threads use both nodes,
+ * 127.0.0.1:7900-7901, the shipped clustered configuration), two JPA stores (two connection
+ * pools) on one PostgreSQL schema, and two Redis stores on the machine's Redis. Racing threads use both nodes,
  * so every race also crosses the "cluster". Started once per JVM, on first use; closed at exit.
  */
 public enum StoreNodes {
@@ -33,7 +37,9 @@ public enum StoreNodes {
     /** Two Infinispan nodes in one cluster. */
     INFINISPAN,
     /** Two JPA stores on PostgreSQL 127.0.0.1:5432, schema {@value #PG_SCHEMA}. */
-    POSTGRESQL;
+    POSTGRESQL,
+    /** Two Redis stores (two connection pools) on the machine's Redis, 127.0.0.1:6379. */
+    REDIS;
 
     /** The PostgreSQL schema of the toolkit's tests, apart from every other suite's tables. */
     public static final String PG_SCHEMA = "toolkit_test";
@@ -91,6 +97,19 @@ public enum StoreNodes {
                     b.close();
                     dsA.close();
                     dsB.close();
+                }));
+                return List.of(a, b);
+            }
+            case REDIS -> {
+                RedisServers.requireMachineRedis();
+                Settings settings = Settings.of(Map.of(
+                        RedisStoreSettings.KEY_PREFIX,
+                        "toolkit-test-" + ProcessHandle.current().pid() + ":"));
+                RedisIdempotencyStore a = RedisStores.start(settings);
+                RedisIdempotencyStore b = RedisStores.start(settings);
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    a.close();
+                    b.close();
                 }));
                 return List.of(a, b);
             }

@@ -1,0 +1,384 @@
+package dev.idempotency.stores.redis;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.core.RecordLifecycle;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * A store on Redis: one server, a Sentinel-managed primary, or Redis Cluster. One Redis string per
+ * record ({@code <prefix><key>}, the value in {@link RedisRecordCodec}'s binary form), so every
+ * record lives in one hash slot and every primitive works unchanged on Redis Cluster.
+ *
+ * <p>Every write is one atomic server-side step, and every decision is {@link RecordLifecycle}'s, made
+ * in Java on the value that the write is then conditioned on:
+ *
+ * <ul>
+ *   <li>claim: {@code SET key claim NX PX lease+grace GET}, one round trip: it writes the claim if the
+ *       key is absent and otherwise returns what is there. A record that is there but no longer live
+ *       (a lease that ended) is taken over by the compare-and-set below;
+ *   <li>complete, release, operator delete: {@code GET}, decide, then the compare-and-set script;
+ *   <li>compare-and-set: a Lua script ({@link #CAS_SCRIPT}, run by its SHA) that replaces or deletes
+ *       the value only if it is still byte for byte the value that was judged. Owner tokens are unique
+ *       per call and every record holds its owner, so an unchanged value is the same record: this is
+ *       the owner fencing, exactly like Infinispan's {@code replace(key, seen, next)}.
+ * </ul>
+ *
+ * <p>Expiry is Redis's: a COMPLETED record's {@code PX} is its ttl; an IN_PROGRESS record's is its
+ * lease plus {@code idempotency.redis.claim-grace}, so that an owner that ran past its lease can still
+ * complete while nobody took over (liveness is the record's {@code expiresAt}, not the key's
+ * presence). {@link #purgeExpired} therefore deletes nothing and scans nothing.
+ *
+ * <p>With {@code idempotency.redis.wait-replicas} = n &gt; 0, a claim and a completion wait until n
+ * replicas acknowledged the write ({@code WAIT}). A claim that is not acknowledged in time is
+ * withdrawn and the call refused (store unavailable): the guarded method does not run on a claim that
+ * a failover could lose. A completion that is not acknowledged in time is kept on the primary and
+ * logged at WARNING: the method already ran, and its outcome is better on the primary than nowhere.
+ *
+ * <p>The store's clock is the node's wall clock (lease ends and retention are written as instants);
+ * Redis's own TTLs are relative. Nodes' clocks must be synchronised (NTP), as with the other stores.
+ */
+public final class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(RedisIdempotencyStore.class.getName());
+
+    /**
+     * Replaces (ARGV[2], with PX ARGV[3]) or deletes (ARGV[2] empty) KEYS[1] if its value is exactly
+     * ARGV[1]; returns 1 if it did, 0 if the value was different or absent.
+     */
+    static final String CAS_SCRIPT = "local v = redis.call('GET', KEYS[1])\n"
+            + "if v ~= ARGV[1] then return 0 end\n"
+            + "if ARGV[2] == '' then redis.call('DEL', KEYS[1])\n"
+            + "else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end\n"
+            + "return 1\n";
+
+    private static final byte[] CAS_SOURCE = CAS_SCRIPT.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] CAS_SHA =
+            dev.idempotency.core.Hashing.hex(sha1(CAS_SOURCE)).getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DELETE = new byte[0];
+
+    /** How often a decision is retried after the record changed between the read and the write. */
+    private static final int MAX_ATTEMPTS = 64;
+
+    private final UnifiedJedis redis;
+    private final Clock clock;
+    private final String prefix;
+    private final long graceMillis;
+    private final int waitReplicas;
+    private final long waitTimeoutMillis;
+    private final String where;
+    private final boolean ownsClient;
+
+    /**
+     * @param redis the client (standalone, Sentinel or cluster)
+     * @param settings the store's settings (prefix, grace, replica acknowledgements)
+     * @param clock the store's clock
+     * @param ownsClient whether {@link #close()} closes the client
+     */
+    public RedisIdempotencyStore(UnifiedJedis redis, RedisStoreSettings settings, Clock clock, boolean ownsClient) {
+        this.redis = redis;
+        this.clock = clock;
+        this.prefix = settings.keyPrefix();
+        this.graceMillis = settings.claimGrace().toMillis();
+        this.waitReplicas = settings.waitReplicas();
+        this.waitTimeoutMillis = Math.max(1, settings.waitTimeout().toMillis());
+        this.where = settings.describe();
+        this.ownsClient = ownsClient;
+    }
+
+    /** Where the store is, for logs (never with the password). */
+    public String where() {
+        return where;
+    }
+
+    /** The client, for diagnostics and tests. */
+    public UnifiedJedis client() {
+        return redis;
+    }
+
+    /** The Redis key of a record key. */
+    public byte[] redisKey(String key) {
+        return (prefix + key).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        byte[] rk = redisKey(key);
+        return guarded("claim", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                Instant now = clock.instant();
+                IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
+                byte[] value = RedisRecordCodec.encode(claim);
+                long px = saturatedAdd(millis(lease), graceMillis);
+                byte[] seen = redis.setGet(rk, value, SetParams.setParams().nx().px(px));
+                if (seen == null) {
+                    acknowledgedClaim(rk, key, value);
+                    return ClaimResult.claimed(claim);
+                }
+                IdempotencyRecord existing = decode(key, seen);
+                if (RecordLifecycle.isOwnedBy(existing, owner)) {
+                    return ClaimResult.claimed(existing); // our own write, retried by the client
+                }
+                if (!RecordLifecycle.isClaimable(existing, now)) {
+                    return ClaimResult.existing(existing);
+                }
+                // A lease or retention that ended but whose key Redis still holds (the claim grace):
+                // take it over only if it is still exactly what was judged.
+                if (compareAndSet(rk, seen, value, px)) {
+                    acknowledgedClaim(rk, key, value);
+                    return ClaimResult.claimed(claim, existing);
+                }
+            }
+            throw contended("claim", key);
+        });
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> read(String key) {
+        byte[] rk = redisKey(key);
+        return guarded("read", key, () -> {
+            byte[] v = redis.get(rk);
+            if (v == null) {
+                return Optional.empty();
+            }
+            IdempotencyRecord r = decode(key, v);
+            return RecordLifecycle.isLive(r, clock.instant()) ? Optional.of(r) : Optional.empty();
+        });
+    }
+
+    @Override
+    public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+        byte[] rk = redisKey(key);
+        return guarded("complete", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                byte[] seen = redis.get(rk);
+                IdempotencyRecord existing = seen == null ? null : decode(key, seen);
+                if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                    return false;
+                }
+                IdempotencyRecord done = RecordLifecycle.complete(existing, outcome, clock.instant(), ttl);
+                if (compareAndSet(rk, seen, RedisRecordCodec.encode(done), millis(ttl))) {
+                    acknowledgedCompletion(rk, key);
+                    return true;
+                }
+            }
+            throw contended("complete", key);
+        });
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        byte[] rk = redisKey(key);
+        return guarded("release", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                byte[] seen = redis.get(rk);
+                IdempotencyRecord existing = seen == null ? null : decode(key, seen);
+                if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                    return false;
+                }
+                if (compareAndSet(rk, seen, DELETE, 0)) {
+                    return true;
+                }
+            }
+            throw contended("release", key);
+        });
+    }
+
+    @Override
+    public boolean deleteCompleted(String key, String owner) {
+        byte[] rk = redisKey(key);
+        return guarded("delete", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                byte[] seen = redis.get(rk);
+                IdempotencyRecord existing = seen == null ? null : decode(key, seen);
+                if (!RecordLifecycle.isCompletedBy(existing, owner)) {
+                    return false;
+                }
+                if (compareAndSet(rk, seen, DELETE, 0)) {
+                    return true;
+                }
+            }
+            throw contended("delete", key);
+        });
+    }
+
+    /**
+     * Deletes nothing and returns 0: Redis removes each key when its {@code PX} ends, and an
+     * IN_PROGRESS record whose lease ended must stay until its grace ends so that its owner can still
+     * complete it.
+     */
+    @Override
+    public int purgeExpired(int max) {
+        return 0;
+    }
+
+    /** Closes the client if this store created it. */
+    @Override
+    public void close() {
+        if (ownsClient) {
+            redis.close();
+        }
+    }
+
+    /**
+     * Checks that Redis answers and can run the store's commands: a PING, the server version (SET
+     * with both NX and GET needs Redis 7), and the compare-and-set script loaded.
+     *
+     * @throws IdempotencyStoreUnavailableException Redis cannot be reached or is too old
+     */
+    public void verify() {
+        guarded("start", "", () -> {
+            redis.ping();
+            String info = redis.info("server");
+            String version = info.lines()
+                    .filter(l -> l.startsWith("redis_version:"))
+                    .map(l -> l.substring("redis_version:".length()).trim())
+                    .findFirst()
+                    .orElse("unknown");
+            int major = version.matches("\\d+\\..*") ? Integer.parseInt(version.substring(0, version.indexOf('.'))) : 0;
+            if (major < 7) {
+                throw new IdempotencyStoreUnavailableException(
+                        null,
+                        null,
+                        "Redis at " + where + " is version " + version
+                                + "; the idempotency store needs Redis 7 or later (SET with NX and GET).",
+                        null);
+            }
+            // Loads the script (on the node that serves a probe key); other nodes load it on first use.
+            compareAndSet(redisKey("startup-probe"), new byte[] {0}, DELETE, 0);
+            return null;
+        });
+    }
+
+    /** Runs the compare-and-set script; see {@link #CAS_SCRIPT}. */
+    private boolean compareAndSet(byte[] rk, byte[] expected, byte[] next, long px) {
+        List<byte[]> keys = List.of(rk);
+        List<byte[]> args =
+                List.of(expected, next, Long.toString(Math.max(1, px)).getBytes(StandardCharsets.US_ASCII));
+        Object r;
+        try {
+            r = redis.evalsha(CAS_SHA, keys, args);
+        } catch (JedisNoScriptException e) {
+            // Not loaded on this node yet (a new node, a restarted or failed-over primary): EVAL loads it.
+            r = redis.eval(CAS_SOURCE, keys, args);
+        }
+        return r instanceof Long l && l == 1L;
+    }
+
+    /** Waits for replica acknowledgements of a claim; withdraws it and refuses if they do not come. */
+    private void acknowledgedClaim(byte[] rk, String key, byte[] value) {
+        if (waitReplicas == 0) {
+            return;
+        }
+        long acked = redis.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
+        if (acked < waitReplicas) {
+            compareAndSet(rk, value, DELETE, 0);
+            throw new IdempotencyStoreUnavailableException(
+                    null,
+                    hash(key),
+                    "Only " + acked + " of the " + waitReplicas + " Redis replicas required by '"
+                            + RedisStoreSettings.WAIT_REPLICAS + "' acknowledged the claim within "
+                            + waitTimeoutMillis + " ms, so the call was refused before it ran. Check the"
+                            + " replicas of " + where + ", or lower '" + RedisStoreSettings.WAIT_REPLICAS + "'.",
+                    null);
+        }
+    }
+
+    private void acknowledgedCompletion(byte[] rk, String key) {
+        if (waitReplicas == 0) {
+            return;
+        }
+        long acked = redis.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
+        if (acked < waitReplicas) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "The outcome of key {0} is stored on the Redis primary but only {1} of {2} replicas"
+                            + " acknowledged it within {3} ms; a failover now could lose it. Check the replicas"
+                            + " of {4}.",
+                    hash(key),
+                    acked,
+                    waitReplicas,
+                    waitTimeoutMillis,
+                    where);
+        }
+    }
+
+    private IdempotencyRecord decode(String key, byte[] value) {
+        try {
+            return RedisRecordCodec.decode(key, value);
+        } catch (IllegalArgumentException e) {
+            throw new IdempotencyStoreUnavailableException(
+                    null,
+                    hash(key),
+                    "The Redis key " + prefix + hash(key) + "... holds a value that " + e.getMessage()
+                            + ". Another application may write under the prefix '" + prefix + "': give this"
+                            + " store its own with '" + RedisStoreSettings.KEY_PREFIX + "'.",
+                    e);
+        }
+    }
+
+    private <T> T guarded(String operation, String key, Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (JedisException e) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Redis {0} of key {1} failed: {2}",
+                    operation,
+                    hash(key),
+                    e.toString());
+            throw new IdempotencyStoreUnavailableException(
+                    null,
+                    hash(key),
+                    "Redis at " + where + " failed during " + operation + ": " + e.getMessage()
+                            + ". Check that Redis is up and reachable (key '"
+                            + RedisStoreSettings.URI + "' or its cluster/sentinel keys).",
+                    e);
+        }
+    }
+
+    private IdempotencyStoreUnavailableException contended(String operation, String key) {
+        return new IdempotencyStoreUnavailableException(
+                null,
+                hash(key),
+                "The Redis record changed under " + operation + " " + MAX_ATTEMPTS + " times in a row; retry the call.",
+                null);
+    }
+
+    private static String hash(String key) {
+        return key.length() > 12 ? key.substring(0, 12) : key;
+    }
+
+    private static final long MAX_PX = Duration.ofDays(365L * 100).toMillis();
+
+    private static long millis(Duration d) {
+        if (d.compareTo(Duration.ofMillis(MAX_PX)) >= 0) {
+            return MAX_PX;
+        }
+        return Math.max(1, d.toMillis());
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        return Math.min(MAX_PX, a + b);
+    }
+
+    private static byte[] sha1(byte[] data) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-1").digest(data);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required of every Java runtime", e);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.idempotency.stores.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idempotency.TestServices;
+import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.spi.IdempotencyStore;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import jakarta.enterprise.inject.literal.NamedLiteral;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CDI wiring of the Redis store in Weld SE: {@code idempotency.store=redis} selects it and
+ * connects it at deployment, an unreachable Redis or a bad key fails the deployment naming the key,
+ * and the client is closed with the container.
+ */
+class RedisStoreCdiTest {
+
+    private static void withContainer(Map<String, String> config, Consumer<WeldContainer> body) throws Exception {
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(new URL[0], previous)) {
+            ConfigProviderResolver resolver = ConfigProviderResolver.instance();
+            resolver.registerConfig(
+                    new SmallRyeConfigBuilder()
+                            .withSources(new PropertiesConfigSource(config, "test", 500))
+                            .build(),
+                    loader);
+            Thread.currentThread().setContextClassLoader(loader);
+            try (WeldContainer c = new Weld()
+                    .disableDiscovery()
+                    .addExtension(new RedisStoreExtension())
+                    .addBeanClass(IdempotencyRuntime.class)
+                    .initialize()) {
+                body.accept(c);
+            } finally {
+                resolver.releaseConfig(resolver.getConfig(loader));
+                Thread.currentThread().setContextClassLoader(previous);
+            }
+        }
+    }
+
+    @Test
+    void storeRedisSelectsTheRedisStoreAndClosesItsClientWithTheDeployment() throws Exception {
+        RedisServers.requireMachineRedis();
+        RedisIdempotencyStore[] seen = new RedisIdempotencyStore[1];
+        withContainer(Map.of("idempotency.store", "redis", RedisStoreSettings.KEY_PREFIX, "cdi-test:"), c -> {
+            IdempotencyStore store =
+                    c.select(IdempotencyStore.class, NamedLiteral.of("redis")).get();
+            assertThat(store).isInstanceOf(RedisIdempotencyStore.class);
+            assertThat(c.select(IdempotencyRuntime.class).get().engine().store())
+                    .isSameAs(store);
+            seen[0] = (RedisIdempotencyStore) store;
+            String key = "c".repeat(63) + System.nanoTime() % 10;
+            assertThat(store.claim(key, "o-" + System.nanoTime(), "fp", Duration.ofSeconds(5))
+                            .claimed())
+                    .isTrue();
+            assertThat(store.release(key, "nobody")).isFalse();
+        });
+        assertThatThrownBy(() -> seen[0].client().ping())
+                .as("the client is closed with the container")
+                .isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
+    void anUnreachableRedisFailsTheDeploymentNamingTheKey() {
+        int closed = TestServices.port(7839);
+        assertThatThrownBy(() -> withContainer(
+                        Map.of(
+                                "idempotency.store",
+                                "redis",
+                                RedisStoreSettings.URI,
+                                "redis://127.0.0.1:" + closed,
+                                RedisStoreSettings.CONNECT_TIMEOUT,
+                                "PT0.5S"),
+                        c -> {}))
+                .hasStackTraceContaining(RedisStoreSettings.URI)
+                .hasStackTraceContaining("127.0.0.1:" + closed);
+    }
+
+    @Test
+    void aBadKeyFailsTheDeploymentNamingIt() {
+        assertThatThrownBy(() -> withContainer(
+                        Map.of(
+                                "idempotency.store",
+                                "redis",
+                                RedisStoreSettings.CLUSTER_NODES,
+                                "127.0.0.1:7000",
+                                RedisStoreSettings.SENTINEL_MASTER,
+                                "mymaster"),
+                        c -> {}))
+                .hasStackTraceContaining(RedisStoreSettings.CLUSTER_NODES)
+                .hasStackTraceContaining(RedisStoreSettings.SENTINEL_MASTER);
+        assertThatThrownBy(() -> withContainer(
+                        Map.of(
+                                "idempotency.store",
+                                "redis",
+                                RedisStoreSettings.URI,
+                                "redis://user:secret@127.0.0.1:6379"),
+                        c -> {}))
+                .hasStackTraceContaining(RedisStoreSettings.PASSWORD)
+                .satisfies(e -> assertThat(stackTrace(e)).doesNotContain("secret"));
+    }
+
+    private static String stackTrace(Throwable e) {
+        java.io.StringWriter w = new java.io.StringWriter();
+        e.printStackTrace(new java.io.PrintWriter(w));
+        return w.toString();
+    }
+}
