@@ -6,6 +6,8 @@
 #   bash examples/shop/run.sh --port 8081
 #   bash examples/shop/run.sh --postgres           # the shop's tables in PostgreSQL (SHOP_DB_* below)
 #   bash examples/shop/run.sh --postgres --store jpa          # idempotency records in PostgreSQL too
+#   bash examples/shop/run.sh --store redis        # idempotency records in Redis (127.0.0.1:6379, or
+#        JAVA_OPTS=-Didempotency.redis.uri=redis://host:port)
 #   bash examples/shop/run.sh --postgres --store infinispan --node 0 --port 8080   # one node of a
 #        three-node cluster on this machine (cluster.sh starts all three)
 #   bash examples/shop/run.sh --server wildfly     # on WildFly 39 instead (memory store; --store jpa
@@ -30,7 +32,7 @@ jgroups_port=7800
 build=true
 server=payara
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -52,8 +54,8 @@ for tool in java mvn curl; do
 done
 
 case "$store" in
-  ""|memory|jpa|infinispan) ;;
-  *) echo "--store must be memory, jpa or infinispan (got '$store')" >&2; exit 2 ;;
+  ""|memory|jpa|infinispan|redis) ;;
+  *) echo "--store must be memory, jpa, infinispan or redis (got '$store')" >&2; exit 2 ;;
 esac
 
 case "$server" in
@@ -69,6 +71,9 @@ esac
 profiles=""
 if [ "$store" = infinispan ]; then
   profiles="-Pinfinispan"   # bundles infinispan-core into the WAR
+fi
+if [ "$store" = redis ]; then
+  profiles="-Predis"   # bundles the Jedis client into the WAR
 fi
 if [ "$server" = wildfly ]; then
   profiles="$profiles -Pwildfly"   # unpacks WildFly into target/
