@@ -87,6 +87,43 @@ public final class RedisServers {
         });
     }
 
+    /**
+     * Starts a Redis Sentinel on {@code port} that monitors the primary on {@code primaryPort} under
+     * the name {@code master} (quorum 1), and waits until it reports that primary.
+     */
+    public static synchronized void startSentinel(int port, String master, int primaryPort) {
+        stop(port);
+        Path dir = dir(port);
+        Path conf = dir.resolve("sentinel.conf");
+        try {
+            Files.writeString(
+                    conf,
+                    String.join(
+                            "\n",
+                            "port " + port,
+                            "bind 127.0.0.1",
+                            "dir " + dir,
+                            "logfile " + dir.resolve("sentinel.log"),
+                            "sentinel monitor " + master + " 127.0.0.1 " + primaryPort + " 1",
+                            ""));
+            Process p = new ProcessBuilder("redis-server", conf.toString(), "--sentinel")
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("stdout.log").toFile())
+                    .start();
+            STARTED.put(port, p);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start redis-server --sentinel", e);
+        }
+        await(Duration.ofSeconds(20), "the Sentinel on port " + port + " to report primary " + primaryPort, () -> {
+            try (Jedis j = new Jedis("127.0.0.1", port, 500)) {
+                return String.valueOf(primaryPort)
+                        .equals(j.sentinelGetMasterAddrByName(master).get(1));
+            } catch (RuntimeException e) {
+                return false;
+            }
+        });
+    }
+
     /** Kills the server on {@code port} started by a test ({@code kill -9}) and waits until it is gone. */
     public static synchronized void stop(int port) {
         Process p = STARTED.remove(port);
