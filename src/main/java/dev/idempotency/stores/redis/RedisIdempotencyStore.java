@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
@@ -180,37 +181,28 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     @Override
     public boolean release(String key, String owner) {
-        byte[] rk = redisKey(key);
-        return guarded("release", key, () -> {
-            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-                byte[] seen = redis.get(rk);
-                IdempotencyRecord existing = seen == null ? null : decode(key, seen);
-                if (!RecordLifecycle.isOwnedBy(existing, owner)) {
-                    return false;
-                }
-                if (compareAndSet(rk, seen, DELETE, 0)) {
-                    return true;
-                }
-            }
-            throw contended("release", key);
-        });
+        return fencedDelete("release", key, existing -> RecordLifecycle.isOwnedBy(existing, owner));
     }
 
     @Override
     public boolean deleteCompleted(String key, String owner) {
+        return fencedDelete("delete", key, existing -> RecordLifecycle.isCompletedBy(existing, owner));
+    }
+
+    /** Deletes the record if {@code mayDelete} holds for it, and only if it is still that record. */
+    private boolean fencedDelete(String operation, String key, Predicate<IdempotencyRecord> mayDelete) {
         byte[] rk = redisKey(key);
-        return guarded("delete", key, () -> {
+        return guarded(operation, key, () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 byte[] seen = redis.get(rk);
-                IdempotencyRecord existing = seen == null ? null : decode(key, seen);
-                if (!RecordLifecycle.isCompletedBy(existing, owner)) {
+                if (!mayDelete.test(seen == null ? null : decode(key, seen))) {
                     return false;
                 }
                 if (compareAndSet(rk, seen, DELETE, 0)) {
                     return true;
                 }
             }
-            throw contended("delete", key);
+            throw contended(operation, key);
         });
     }
 

@@ -3,25 +3,20 @@ package dev.idempotency.stores.infinispan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.ConfiguredWeld;
 import dev.idempotency.cdi.IdempotencyRuntime;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.literal.NamedLiteral;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
 import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.manager.EmbeddedCacheManager;
-import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.Test;
 
@@ -32,31 +27,9 @@ import org.junit.jupiter.api.Test;
  */
 class InfinispanStoreCdiTest {
 
-    /** Runs {@code body} in a Weld container whose MicroProfile Config holds {@code config}. */
     private static void withContainer(Map<String, String> config, Class<?>[] beans, Consumer<WeldContainer> body)
             throws Exception {
-        ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        // A class loader of its own, so this config is registered for this test alone.
-        try (URLClassLoader loader = new URLClassLoader(new URL[0], previous)) {
-            ConfigProviderResolver resolver = ConfigProviderResolver.instance();
-            resolver.registerConfig(
-                    new SmallRyeConfigBuilder()
-                            .withSources(new PropertiesConfigSource(config, "test", 500))
-                            .build(),
-                    loader);
-            Thread.currentThread().setContextClassLoader(loader);
-            try (WeldContainer c = new Weld()
-                    .disableDiscovery()
-                    .addExtension(new InfinispanStoreExtension())
-                    .addBeanClasses(beans)
-                    .addBeanClass(IdempotencyRuntime.class)
-                    .initialize()) {
-                body.accept(c);
-            } finally {
-                resolver.releaseConfig(resolver.getConfig(loader));
-                Thread.currentThread().setContextClassLoader(previous);
-            }
-        }
+        ConfiguredWeld.run(config, new InfinispanStoreExtension(), beans, body);
     }
 
     @Test

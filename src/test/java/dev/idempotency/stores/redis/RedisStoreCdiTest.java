@@ -3,19 +3,14 @@ package dev.idempotency.stores.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.ConfiguredWeld;
 import dev.idempotency.TestServices;
 import dev.idempotency.cdi.IdempotencyRuntime;
 import dev.idempotency.spi.IdempotencyStore;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import jakarta.enterprise.inject.literal.NamedLiteral;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
-import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.Test;
 
@@ -27,26 +22,7 @@ import org.junit.jupiter.api.Test;
 class RedisStoreCdiTest {
 
     private static void withContainer(Map<String, String> config, Consumer<WeldContainer> body) throws Exception {
-        ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader loader = new URLClassLoader(new URL[0], previous)) {
-            ConfigProviderResolver resolver = ConfigProviderResolver.instance();
-            resolver.registerConfig(
-                    new SmallRyeConfigBuilder()
-                            .withSources(new PropertiesConfigSource(config, "test", 500))
-                            .build(),
-                    loader);
-            Thread.currentThread().setContextClassLoader(loader);
-            try (WeldContainer c = new Weld()
-                    .disableDiscovery()
-                    .addExtension(new RedisStoreExtension())
-                    .addBeanClass(IdempotencyRuntime.class)
-                    .initialize()) {
-                body.accept(c);
-            } finally {
-                resolver.releaseConfig(resolver.getConfig(loader));
-                Thread.currentThread().setContextClassLoader(previous);
-            }
-        }
+        ConfiguredWeld.run(config, new RedisStoreExtension(), new Class<?>[0], body);
     }
 
     @Test

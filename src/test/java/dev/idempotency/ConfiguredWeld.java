@@ -1,0 +1,53 @@
+package dev.idempotency;
+
+import dev.idempotency.cdi.IdempotencyRuntime;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import jakarta.enterprise.inject.spi.Extension;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+
+/**
+ * A Weld SE container with its own MicroProfile Config, for tests of a store's CDI wiring: the
+ * extension under test, the library's runtime, and the given beans, without discovery.
+ */
+public final class ConfiguredWeld {
+
+    private ConfiguredWeld() {}
+
+    /**
+     * Runs {@code body} in a container whose MicroProfile Config holds {@code config}; the container
+     * is shut down afterwards (its beans disposed).
+     */
+    public static void run(
+            Map<String, String> config, Extension extension, Class<?>[] beans, Consumer<WeldContainer> body)
+            throws Exception {
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        // A class loader of its own, so this config is registered for this container alone.
+        try (URLClassLoader loader = new URLClassLoader(new URL[0], previous)) {
+            ConfigProviderResolver resolver = ConfigProviderResolver.instance();
+            resolver.registerConfig(
+                    new SmallRyeConfigBuilder()
+                            .withSources(new PropertiesConfigSource(config, "test", 500))
+                            .build(),
+                    loader);
+            Thread.currentThread().setContextClassLoader(loader);
+            try (WeldContainer c = new Weld()
+                    .disableDiscovery()
+                    .addExtension(extension)
+                    .addBeanClasses(beans)
+                    .addBeanClass(IdempotencyRuntime.class)
+                    .initialize()) {
+                body.accept(c);
+            } finally {
+                resolver.releaseConfig(resolver.getConfig(loader));
+                Thread.currentThread().setContextClassLoader(previous);
+            }
+        }
+    }
+}
