@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
  */
 class RedisSentinelStoreTest extends IdempotencyStoreContract {
 
-    private static final int PRIMARY = TestServices.port(7840);
-    private static final int SENTINEL = TestServices.port(7841);
+    private static final int PRIMARY = TestServices.port(7860);
+    private static final int SENTINEL = TestServices.port(7861);
 
     private static RedisIdempotencyStore store;
 

@@ -24,7 +24,7 @@ public final class RedisServers {
     public static final int MACHINE_PORT = 6379;
 
     /** First port of the test's own servers (moved by IDEMPOTENCY_TEST_PORT_OFFSET). */
-    public static final int CLUSTER_BASE = TestServices.port(7830);
+    public static final int CLUSTER_BASE = TestServices.port(7850);
 
     private static final Map<Integer, Process> STARTED = new ConcurrentHashMap<>();
     private static volatile List<Integer> cluster;
