@@ -56,7 +56,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 class InfinispanPayaraClusterIT {
 
     private static final int NODES = 3;
-    private static final int[] HTTP = {8120, 8121, 8122};
+    private static final int[] HTTP = {TestServices.port(8120), TestServices.port(8121), TestServices.port(8122)};
     private static final int[] JGROUPS = {TestServices.port(7820), TestServices.port(7821), TestServices.port(7822)};
     private static final int KEYS = 200;
     private static final String PG = TestServices.postgresUrl();
