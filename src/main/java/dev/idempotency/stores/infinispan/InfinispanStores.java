@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.infinispan.Cache;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
@@ -63,7 +64,9 @@ public final class InfinispanStores {
     private InfinispanStores() {}
 
     /**
-     * Starts a cache manager and a store on it; closing the store stops the manager.
+     * Starts a cache manager and a store on it; closing the store stops the manager. While the
+     * store is open, Infinispan's reports of write conflicts that the store handles are kept out of
+     * the log (see {@code docs/infinispan-store.md}, "Logging").
      *
      * @param settings the configuration ({@link #CONFIG}, {@link #CACHE}, {@link #CLAIM_GRACE})
      * @param placeholders values for {@code ${...}} placeholders of the XML configuration
@@ -72,12 +75,30 @@ public final class InfinispanStores {
     public static InfinispanIdempotencyStore start(Settings settings, Properties placeholders, ClassLoader loader) {
         String config =
                 settings.get(CONFIG).map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
-        EmbeddedCacheManager manager = startManager(config, placeholders, loader);
+        // This store's manager: its handled write conflicts must not reach the log above DEBUG.
+        QuietWriteConflicts.acquire();
+        EmbeddedCacheManager manager;
+        try {
+            manager = startManager(config, placeholders, loader);
+        } catch (RuntimeException e) {
+            QuietWriteConflicts.release();
+            throw e;
+        }
+        AtomicBoolean stopped = new AtomicBoolean();
+        Runnable stop = () -> {
+            if (stopped.compareAndSet(false, true)) {
+                try {
+                    manager.stop();
+                } finally {
+                    QuietWriteConflicts.release();
+                }
+            }
+        };
         try {
             return new InfinispanIdempotencyStore(
-                    cache(manager, settings, config), Clock.systemUTC(), claimGrace(settings), manager::stop);
+                    cache(manager, settings, config), Clock.systemUTC(), claimGrace(settings), stop);
         } catch (RuntimeException e) {
-            manager.stop();
+            stop.run();
             throw e;
         }
     }

@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -29,6 +30,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -56,7 +59,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 class InfinispanPayaraClusterIT {
 
     private static final int NODES = 3;
-    private static final int[] HTTP = {8120, 8121, 8122};
+    private static final int[] HTTP = {TestServices.port(8120), TestServices.port(8121), TestServices.port(8122)};
     private static final int[] JGROUPS = {TestServices.port(7820), TestServices.port(7821), TestServices.port(7822)};
     private static final int KEYS = 200;
     private static final String PG = TestServices.postgresUrl();
@@ -121,6 +124,7 @@ class InfinispanPayaraClusterIT {
     @Test
     @Order(2)
     void eachKeySentToAllThreeNodesAtOnceRunsExactlyOnceAndReplaysIdentically() throws Exception {
+        long[] logMarks = logSizes();
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < KEYS; i++) {
             keys.add(RUN + "-k" + i);
@@ -164,6 +168,12 @@ class InfinispanPayaraClusterIT {
         }
         assertThat(executions(RUN + "-k%").values()).hasSize(KEYS).containsOnly(1);
         System.out.println("executions per node: " + executionsPerNode(RUN + "-k%"));
+
+        // Every key's duplicates raced on three nodes (losers' transactions rolled back): all of it
+        // handled, so nothing above DEBUG in any server log, with Payara's default logging.
+        assertThat(loudRecordsSince(logMarks))
+                .as("records at INFO or above from org.infinispan or dev.idempotency while duplicates raced")
+                .isEmpty();
     }
 
     @Test
@@ -296,6 +306,47 @@ class InfinispanPayaraClusterIT {
                 .redirectErrorStream(true)
                 .redirectOutput(WORK.resolve("node-" + n + ".log").toFile())
                 .start();
+    }
+
+    // ---------------------------------------------------------------- server logs
+
+    /** A Payara record's first line: [time] [] [LEVEL] [] [logger] [tid: ...] ... [levelValue: N] [[ */
+    private static final Pattern RECORD = Pattern.compile(
+            "^\\[[^\\]]*] \\[[^\\]]*] \\[([^\\]]*)] \\[[^\\]]*] \\[([^\\]]+)] .*\\[levelValue: (\\d+)]");
+
+    private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
+
+    private static long[] logSizes() throws IOException {
+        long[] sizes = new long[NODES];
+        for (int n = 0; n < NODES; n++) {
+            sizes[n] = Files.size(WORK.resolve("node-" + n + ".log"));
+        }
+        return sizes;
+    }
+
+    /**
+     * The records at INFO (800) or above that loggers {@code org.infinispan*} and {@code
+     * dev.idempotency*} wrote to each node's log after {@code marks}, each as "node level logger:
+     * first line of the message".
+     */
+    private static List<String> loudRecordsSince(long[] marks) throws IOException {
+        List<String> loud = new ArrayList<>();
+        for (int n = 0; n < NODES; n++) {
+            byte[] all = Files.readAllBytes(WORK.resolve("node-" + n + ".log"));
+            String text = new String(all, (int) marks[n], all.length - (int) marks[n], StandardCharsets.UTF_8);
+            String[] lines = ANSI.matcher(text).replaceAll("").split("\n");
+            for (int i = 0; i < lines.length; i++) {
+                Matcher m = RECORD.matcher(lines[i]);
+                if (m.find()
+                        && Integer.parseInt(m.group(3)) >= 800
+                        && (m.group(2).startsWith("org.infinispan")
+                                || m.group(2).startsWith("dev.idempotency"))) {
+                    String message = i + 1 < lines.length ? lines[i + 1].strip() : "";
+                    loud.add("node-" + n + " " + m.group(1) + " " + m.group(2) + ": " + message);
+                }
+            }
+        }
+        return loud;
     }
 
     // ---------------------------------------------------------------- HTTP and SQL helpers
