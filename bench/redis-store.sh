@@ -2,7 +2,8 @@
 # The Redis store against the raw floor on the same Redis and the same connection pool
 # (RedisClaimBench, database 15 of the machine's Redis on 127.0.0.1:6379), side by side: every round
 # runs the store's benchmark and its floor back to back (claim / rawSetNx, claimAndComplete /
-# rawSetNxThenSetXx), one JMH fork each, so both see the same machine state. Prints, per pair, the
+# rawSetNxThenSetXx), one JMH fork each, so both see the same machine state. Ten warmup seconds:
+# the store's path needs them to be compiled (with two, the claim looked 30% slower than it is). Prints, per pair, the
 # median of the per-round ratios and the medians of every measured iteration.
 #
 #   bash bench/redis-store.sh [ROUNDS] [WAIT_REPLICAS]     # default: 5 rounds, 0 replicas
@@ -24,7 +25,7 @@ benches=(claim rawSetNx claimAndComplete rawSetNxThenSetXx)
 for ((r = 1; r <= rounds; r++)); do
   for b in "${benches[@]}"; do
     java -Djmh.ignoreLock=true -cp "$cp" org.openjdk.jmh.Main "RedisClaimBench.$b\$" -p waitReplicas="$replicas" \
-      -f 1 -wi 2 -i 3 -w 1 -r 1 -rf json -rff "$out/$b-$r.json" >"$out/$b-$r.log" 2>&1
+      -f 1 -wi 10 -w 1 -i 5 -r 2 -rf json -rff "$out/$b-$r.json" >"$out/$b-$r.log" 2>&1
   done
   echo "round $r done (load $(cut -d' ' -f1 /proc/loadavg))"
 done

@@ -113,6 +113,16 @@ public class RedisClaimBench {
                         SetParams.setParams().nx().px(px));
     }
 
+    /** The floor with the store's command: {@code SET NX PX GET} of a new key. */
+    @Benchmark
+    public byte[] rawSetNxGet() {
+        return store.client()
+                .setGet(
+                        store.redisKey(nextKey()),
+                        claimSizedValue,
+                        SetParams.setParams().nx().px(px));
+    }
+
     /** A new key's whole cycle: claim, then complete with a small outcome. */
     @Benchmark
     public boolean claimAndComplete() {
