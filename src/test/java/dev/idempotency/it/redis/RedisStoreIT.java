@@ -53,7 +53,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedisStoreIT {
 
-    private static final int PORT = TestServices.port(7858);
+    private static final int PORT = TestServices.port(7708);
     private static final int CALLERS = 32;
 
     @Deployment

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
  */
 class RedisSentinelStoreTest extends IdempotencyStoreContract {
 
-    private static final int PRIMARY = TestServices.port(7860);
-    private static final int SENTINEL = TestServices.port(7861);
+    private static final int PRIMARY = TestServices.port(7710);
+    private static final int SENTINEL = TestServices.port(7711);
 
     private static RedisIdempotencyStore store;
 

@@ -23,8 +23,12 @@ public final class RedisServers {
     /** The machine's Redis. */
     public static final int MACHINE_PORT = 6379;
 
-    /** First port of the test's own servers (moved by IDEMPOTENCY_TEST_PORT_OFFSET). */
-    public static final int CLUSTER_BASE = TestServices.port(7850);
+    /**
+     * First port of the test's own Redis Cluster (moved by IDEMPOTENCY_TEST_PORT_OFFSET). The Redis
+     * tests use 7700-7711 (cluster buses 17700-17702): clear of the JGroups ports of the Infinispan
+     * tests (7810-7845) and of their failure-detection ports (those + 50).
+     */
+    public static final int CLUSTER_BASE = TestServices.port(7700);
 
     private static final Map<Integer, Process> STARTED = new ConcurrentHashMap<>();
     private static volatile List<Integer> cluster;

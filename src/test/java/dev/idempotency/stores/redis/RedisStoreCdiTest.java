@@ -49,7 +49,7 @@ class RedisStoreCdiTest {
 
     @Test
     void anUnreachableRedisFailsTheDeploymentNamingTheKey() {
-        int closed = TestServices.port(7859);
+        int closed = TestServices.port(7709);
         assertThatThrownBy(() -> withContainer(
                         Map.of(
                                 "idempotency.store",

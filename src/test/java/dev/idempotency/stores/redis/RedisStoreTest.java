@@ -28,8 +28,8 @@ class RedisStoreTest extends IdempotencyStoreContract {
 
     private static final String PREFIX =
             "idempotency-test-" + ProcessHandle.current().pid() + ":";
-    private static final int OWN = TestServices.port(7856);
-    private static final int REPLICA = TestServices.port(7857);
+    private static final int OWN = TestServices.port(7706);
+    private static final int REPLICA = TestServices.port(7707);
 
     private static RedisIdempotencyStore store;
 
@@ -80,7 +80,7 @@ class RedisStoreTest extends IdempotencyStoreContract {
 
     @Test
     void anUnreachableRedisAtStartupFailsNamingTheKey() {
-        int closed = TestServices.port(7859);
+        int closed = TestServices.port(7709);
         assertThatThrownBy(() -> RedisStores.start(Settings.of(Map.of(
                         RedisStoreSettings.URI,
                         "redis://127.0.0.1:" + closed,
