@@ -61,7 +61,10 @@ class RedisStoreTest extends IdempotencyStoreContract {
         // Bounds wide enough for a stalled machine, narrow enough to tell lease + grace (40 s) from
         // the lease alone (10 s), and a completion's ttl (5 s) from the claim's.
         long pttl = store.client().pttl(store.redisKey(k));
-        assertThat(pttl).isBetween(Duration.ofSeconds(30).toMillis(), Duration.ofSeconds(40).toMillis());
+        assertThat(pttl)
+                .isBetween(
+                        Duration.ofSeconds(30).toMillis(),
+                        Duration.ofSeconds(40).toMillis());
 
         store.complete(k, "o", new byte[] {1}, Duration.ofSeconds(5));
         assertThat(store.client().pttl(store.redisKey(k))).isBetween(1L, 5000L);
