@@ -58,6 +58,8 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
     private final HttpSettings http;
     private final OperationEvents events;
     private final boolean joined;
+    /** Looked up on the first joined request, not per request (a JNDI lookup on the request path). */
+    private volatile jakarta.transaction.UserTransaction userTransaction;
 
     /**
      * @param resourceMethod the method this instance serves
@@ -122,7 +124,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         RequestTransaction tx = null;
         Claim claim;
         try {
-            tx = joined ? RequestTransaction.begin(policy.name()) : null;
+            tx = joined ? RequestTransaction.begin(policy.name(), userTransaction()) : null;
             claim = engine.begin(policy, key, fingerprint, events);
         } catch (IdempotencyKeyMismatchException e) {
             rollback(tx);
@@ -308,6 +310,15 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             default:
                 return "";
         }
+    }
+
+    private jakarta.transaction.UserTransaction userTransaction() {
+        jakarta.transaction.UserTransaction ut = userTransaction;
+        if (ut == null) {
+            ut = RequestTransaction.lookup(policy.name());
+            userTransaction = ut;
+        }
+        return ut;
     }
 
     private static void rollback(RequestTransaction tx) {

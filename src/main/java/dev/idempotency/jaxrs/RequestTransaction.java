@@ -32,16 +32,14 @@ final class RequestTransaction {
     }
 
     /**
-     * Begins the transaction of one request.
+     * The application's {@code java:comp/UserTransaction}. It stands for whatever transaction is on
+     * the calling thread, so one lookup serves every request of the deployment.
      *
-     * @throws IdempotencyConfigurationException the server has no {@code java:comp/UserTransaction}, or
-     *     a transaction is already active on the request's thread
-     * @throws IdempotencyStoreUnavailableException the transaction manager refused to begin one
+     * @throws IdempotencyConfigurationException the server has none
      */
-    static RequestTransaction begin(String operation) {
-        UserTransaction tx;
+    static UserTransaction lookup(String operation) {
         try {
-            tx = (UserTransaction) new InitialContext().lookup("java:comp/UserTransaction");
+            return (UserTransaction) new InitialContext().lookup("java:comp/UserTransaction");
         } catch (NamingException e) {
             throw new IdempotencyConfigurationException(
                     "Operation '" + operation + "' uses the joined transaction mode, in which the Idempotency-Key"
@@ -49,6 +47,16 @@ final class RequestTransaction {
                             + " this JAX-RS application (" + e + "); use the separate mode for this operation.",
                     e);
         }
+    }
+
+    /**
+     * Begins the transaction of one request.
+     *
+     * @param tx the deployment's {@link #lookup UserTransaction}
+     * @throws IdempotencyConfigurationException a transaction is already active on the request's thread
+     * @throws IdempotencyStoreUnavailableException the transaction manager refused to begin one
+     */
+    static RequestTransaction begin(String operation, UserTransaction tx) {
         try {
             if (tx.getStatus() != Status.STATUS_NO_TRANSACTION) {
                 throw new IdempotencyConfigurationException("Operation '" + operation + "' uses the joined"

@@ -1,6 +1,7 @@
 package dev.idempotency.stores.redis;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.core.Hashing;
 import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -66,8 +67,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
             + "return 1\n";
 
     private static final byte[] CAS_SOURCE = CAS_SCRIPT.getBytes(StandardCharsets.UTF_8);
-    private static final byte[] CAS_SHA =
-            dev.idempotency.core.Hashing.hex(sha1(CAS_SOURCE)).getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CAS_SHA = Hashing.hex(sha1(CAS_SOURCE)).getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DELETE = new byte[0];
 
     /** How often a decision is retried after the record changed between the read and the write. */
