@@ -1,9 +1,14 @@
 package dev.idempotency.jaxrs;
 
 import dev.idempotency.cdi.OuterGuard;
+import dev.idempotency.core.ReleaseCause;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletRequestEvent;
 import jakarta.servlet.ServletRequestListener;
 import jakarta.servlet.annotation.WebListener;
+import java.lang.System.Logger.Level;
 
 /**
  * Settles what JAX-RS cannot: a resource method that threw an exception no {@code ExceptionMapper}
@@ -11,9 +16,18 @@ import jakarta.servlet.annotation.WebListener;
  * end of every servlet request, a key still owned by the request is released (the client got a 500),
  * and the thread's interceptor mark is cleared, so a pooled thread never carries it to the next
  * request. Discovered by the servlet container from this jar's {@link WebListener} annotation.
+ *
+ * <p>An asynchronous request (a {@code CompletionStage}, a suspended {@code AsyncResponse}) is settled
+ * when its asynchronous processing ends, not when its first dispatch returns: by the response filter
+ * and writer interceptor when it produced a response; otherwise (its stage failed with an unmapped
+ * exception, it timed out) by an {@link AsyncListener} this listener adds at the end of the first
+ * dispatch, or, on containers that fire this event only once the asynchronous processing completed,
+ * by this event then.
  */
 @WebListener
 public class RequestEnd implements ServletRequestListener {
+
+    private static final System.Logger LOG = System.getLogger(RequestEnd.class.getName());
 
     /** Creates the listener; the servlet container does this. */
     public RequestEnd() {}
@@ -26,20 +40,52 @@ public class RequestEnd implements ServletRequestListener {
     @Override
     public void requestDestroyed(ServletRequestEvent event) {
         OuterGuard.clear();
-        if (isAsyncStarted(event)) {
-            // An asynchronous resource method (a CompletionStage, a suspended AsyncResponse) returned and
-            // its response comes later, on another thread: the response filter and writer interceptor
-            // settle the key then. Releasing here let a duplicate run while the first was still going.
+        ServletRequest request = event.getServletRequest();
+        if (!(request.getAttribute(Pending.PROPERTY) instanceof Pending pending) || pending.settled()) {
             return;
         }
-        if (event.getServletRequest().getAttribute(Pending.PROPERTY) instanceof Pending pending) {
-            pending.release(dev.idempotency.core.ReleaseCause.EXCEPTION);
+        if (isAsyncStarted(request)) {
+            // The response comes later, on another thread: releasing now would let a duplicate run while
+            // the first is still going.
+            settleWhenAsyncEnds(request, pending);
+            return;
+        }
+        pending.release(ReleaseCause.EXCEPTION);
+    }
+
+    private static void settleWhenAsyncEnds(ServletRequest request, Pending pending) {
+        try {
+            request.getAsyncContext().addListener(new AsyncListener() {
+                @Override
+                public void onComplete(AsyncEvent e) {
+                    // A response the filters saw settled the key already; one they did not see (an
+                    // unmapped exception, a timeout) was a 5xx: give the key back.
+                    pending.release(ReleaseCause.EXCEPTION);
+                }
+
+                @Override
+                public void onTimeout(AsyncEvent e) {}
+
+                @Override
+                public void onError(AsyncEvent e) {}
+
+                @Override
+                public void onStartAsync(AsyncEvent e) {}
+            });
+        } catch (IllegalStateException e) {
+            // Too late to listen: this container fires requestDestroyed again when the asynchronous
+            // processing completes, and that event settles the key.
+            LOG.log(
+                    Level.DEBUG,
+                    "no async listener for {0}: {1}",
+                    pending.claim().key(),
+                    e.toString());
         }
     }
 
-    private static boolean isAsyncStarted(ServletRequestEvent event) {
+    private static boolean isAsyncStarted(ServletRequest request) {
         try {
-            return event.getServletRequest().isAsyncStarted();
+            return request.isAsyncStarted();
         } catch (RuntimeException e) {
             return false;
         }
