@@ -63,10 +63,7 @@ public final class IdempotencyFeature implements DynamicFeature {
                 resolved.exceptions(),
                 resolved.required());
         if (http.guards(httpMethod) && runtime.engine().store().joinsCallerTransaction(name) && isAsync(method)) {
-            throw new IdempotencyConfigurationException("@Idempotent on resource method "
-                    + PolicyResolver.describe(method) + " cannot use the joined transaction mode: it is"
-                    + " asynchronous, and the JTA transaction the filter begins is bound to the request's thread."
-                    + " Set idempotency.jpa.transaction." + name + "=separate, or make the method synchronous.");
+            throw asyncJoined(method, name);
         }
         context.register(
                 new IdempotencyFilter(method, http.guards(httpMethod), policy, runtime.engine(), http),
@@ -76,8 +73,16 @@ public final class IdempotencyFeature implements DynamicFeature {
         }
     }
 
+    /** The refusal of an asynchronous resource method whose operation is in the joined mode. */
+    static IdempotencyConfigurationException asyncJoined(Method method, String operation) {
+        return new IdempotencyConfigurationException("@Idempotent on resource method "
+                + PolicyResolver.describe(method) + " cannot use the joined transaction mode: it is"
+                + " asynchronous, and the JTA transaction the filter begins is bound to the request's thread."
+                + " Set idempotency.jpa.transaction." + operation + "=separate, or make the method synchronous.");
+    }
+
     /** A CompletionStage result, or a suspended AsyncResponse: the response comes on another thread. */
-    private static boolean isAsync(Method method) {
+    static boolean isAsync(Method method) {
         if (java.util.concurrent.CompletionStage.class.isAssignableFrom(method.getReturnType())) {
             return true;
         }

@@ -1,22 +1,14 @@
 package dev.idempotency.ops.openapi;
 
-import dev.idempotency.Idempotent;
-import dev.idempotency.core.OperationPolicy;
-import dev.idempotency.core.PolicyResolver;
-import dev.idempotency.core.Settings;
-import dev.idempotency.jaxrs.HttpSettings;
-import dev.idempotency.jaxrs.IdempotencyFeature;
+import dev.idempotency.jaxrs.GuardedRoutes;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.annotation.HandlesTypes;
 import jakarta.ws.rs.Path;
 import java.lang.System.Logger.Level;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
@@ -25,9 +17,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * Finds the guarded resource methods of a web application when it starts, for {@link
  * IdempotencyOasFilter}: the servlet container hands this initializer every {@code @Path} class of
- * the WAR, and it applies the rules {@code IdempotencyFeature} applies (an {@code @Idempotent} method,
- * or a method of an {@code @Idempotent} class, whose HTTP method {@code idempotency.http.methods}
- * guards). Done here rather than by the JAX-RS feature because servers build the OpenAPI document at
+ * the WAR, and {@link GuardedRoutes} applies the rules {@code IdempotencyFeature} applies. Done here rather than by the JAX-RS feature because servers build the OpenAPI document at
  * deployment, before JAX-RS binds its filters, and on a thread without the application's CDI.
  * Listed in {@code META-INF/services/jakarta.servlet.ServletContainerInitializer}.
  */
@@ -37,16 +27,7 @@ public class GuardedOperations implements ServletContainerInitializer {
     private static final System.Logger LOG = System.getLogger(GuardedOperations.class.getName());
     private static final Map<ClassLoader, List<Route>> BY_LOADER = Collections.synchronizedMap(new WeakHashMap<>());
 
-    /**
-     * One guarded resource method.
-     *
-     * @param httpMethod upper case, e.g. {@code POST}
-     * @param template the class and method {@code @Path}s (without the application path)
-     * @param operation the operation name
-     * @param header the key header's name
-     * @param required whether a request without the key is refused (400)
-     * @param keyMaxLength the longest accepted key
-     */
+    /** One guarded resource method. */
     public record Route(
             String httpMethod, String template, String operation, String header, boolean required, int keyMaxLength) {}
 
@@ -73,39 +54,10 @@ public class GuardedOperations implements ServletContainerInitializer {
     }
 
     private static List<Route> routes(Set<Class<?>> classes, Lookup config) {
-        Settings settings = key -> config.get(key, String.class);
-        HttpSettings http = HttpSettings.from(settings);
-        PolicyResolver policies = new PolicyResolver(settings);
         List<Route> routes = new ArrayList<>();
-        for (Class<?> cls : classes) {
-            if (cls.isInterface() || cls.getAnnotation(Path.class) == null) {
-                continue;
-            }
-            for (Method method : cls.getMethods()) {
-                if (Modifier.isStatic(method.getModifiers())) {
-                    continue;
-                }
-                Idempotent annotation = method.getAnnotation(Idempotent.class);
-                if (annotation == null) {
-                    annotation = cls.getAnnotation(Idempotent.class);
-                }
-                String httpMethod = IdempotencyFeature.httpMethod(method);
-                if (annotation == null || httpMethod == null || !http.guards(httpMethod)) {
-                    continue;
-                }
-                String template = IdempotencyFeature.template(cls, method);
-                OperationPolicy policy = policies.resolve(method, annotation);
-                String name = policy.name().equals(PolicyResolver.defaultName(method))
-                        ? httpMethod + " " + template
-                        : policy.name();
-                routes.add(new Route(
-                        httpMethod.toUpperCase(Locale.ROOT),
-                        template,
-                        name,
-                        http.header(),
-                        policy.required(),
-                        http.keyMaxLength()));
-            }
+        for (GuardedRoutes.Route r : GuardedRoutes.of(classes, key -> config.get(key, String.class))) {
+            routes.add(
+                    new Route(r.httpMethod(), r.template(), r.operation(), r.header(), r.required(), r.keyMaxLength()));
         }
         return List.copyOf(routes);
     }

@@ -55,9 +55,37 @@ public class JpaStoreBean implements IdempotencyStore {
     }
 
     /** Builds the store at startup when it is the selected one, so that misconfiguration fails the deployment. */
-    void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        if (NAME.equals(new GlobalSettings(settings()).store())) {
+    void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
+        if (!NAME.equals(new GlobalSettings(settings()).store())) {
+            return;
+        }
+        try {
             store();
+        } catch (DataSourceNotFound e) {
+            if (isServletContext(event)) {
+                throw e;
+            }
+            // Too early to tell: Payara starts the application scope of a WAR without EJBs before it binds
+            // the data sources of its web.xml. When the web module starts, jaxrs.DeploymentCheck starts the
+            // store again, and a data source still missing then fails the deployment.
+            LOG.log(Level.DEBUG, "data source not bound yet, checked again when the web module starts: {0}", e);
+        }
+    }
+
+    private static boolean isServletContext(Object event) {
+        try {
+            return event instanceof jakarta.servlet.ServletContext;
+        } catch (LinkageError noServlets) {
+            return false;
+        }
+    }
+
+    /** The configured data source cannot be looked up. */
+    private static final class DataSourceNotFound extends IdempotencyConfigurationException {
+        private static final long serialVersionUID = 1L;
+
+        DataSourceNotFound(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 
@@ -118,7 +146,7 @@ public class JpaStoreBean implements IdempotencyStore {
         try {
             dataSource = (DataSource) new InitialContext().lookup(name);
         } catch (NamingException | ClassCastException e) {
-            throw new IdempotencyConfigurationException(
+            throw new DataSourceNotFound(
                     "The JPA idempotency store cannot find the data source '" + name + "' (config key '"
                             + JpaStoreSettings.DATASOURCE + "'): " + e
                             + ". Name a JTA data source the application can look up, e.g. java:app/jdbc/orders.",

@@ -1,0 +1,81 @@
+package dev.idempotency.jaxrs;
+
+import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.spi.IdempotencyStore;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.servlet.ServletContainerInitializer;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.servlet.annotation.HandlesTypes;
+import jakarta.ws.rs.Path;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Set;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Fails the deployment of a web application whose idempotency configuration cannot work, when the web
+ * module starts, on every server: a listener that throws from {@code contextInitialized} stops the
+ * module. Two checks need that moment rather than CDI's deployment validation or the JAX-RS feature:
+ *
+ * <ol>
+ *   <li>The store starts: the JPA store's data source must be bound, and a data source that a
+ *       {@code web.xml} defines is bound on some servers (Payara, without an EJB in the WAR) only after
+ *       the application scope started.
+ *   <li>No asynchronous resource method uses the joined mode: {@link IdempotencyFeature} refuses it
+ *       too, but some JAX-RS runtimes configure their features lazily or log a feature's failure
+ *       instead of failing the deployment.
+ * </ol>
+ *
+ * <p>The servlet container hands this initializer the {@code @Path} classes of the WAR. Listed in
+ * {@code META-INF/services/jakarta.servlet.ServletContainerInitializer}. Internal.
+ */
+@HandlesTypes(Path.class)
+public class DeploymentCheck implements ServletContainerInitializer {
+
+    private static final System.Logger LOG = System.getLogger(DeploymentCheck.class.getName());
+
+    /** Created by the servlet container. */
+    public DeploymentCheck() {}
+
+    @Override
+    public void onStartup(Set<Class<?>> classes, ServletContext context) {
+        context.addListener(new Check(classes == null ? Set.of() : Set.copyOf(classes)));
+    }
+
+    private static final class Check implements ServletContextListener {
+        private final Set<Class<?>> classes;
+
+        Check(Set<Class<?>> classes) {
+            this.classes = classes;
+        }
+
+        @Override
+        public void contextInitialized(ServletContextEvent event) {
+            IdempotencyRuntime runtime;
+            try {
+                runtime = CDI.current().select(IdempotencyRuntime.class).get();
+            } catch (RuntimeException | LinkageError e) {
+                // No CDI here (or not this library's): the feature reports it on the first guarded method.
+                LOG.log(Level.DEBUG, "no idempotency runtime to check at startup: {0}", e.toString());
+                return;
+            }
+            IdempotencyStore store = runtime.engine().store();
+            // Starts a store that starts lazily; a configuration it cannot work with throws here.
+            store.joinsCallerTransaction("");
+            Config config = ConfigProvider.getConfig(event.getServletContext().getClassLoader());
+            List<GuardedRoutes.Route> routes =
+                    GuardedRoutes.of(classes, key -> config.getOptionalValue(key, String.class));
+            for (GuardedRoutes.Route route : routes) {
+                if (route.async() && store.joinsCallerTransaction(route.operation())) {
+                    throw IdempotencyFeature.asyncJoined(route.method(), route.operation());
+                }
+            }
+        }
+
+        @Override
+        public void contextDestroyed(ServletContextEvent event) {}
+    }
+}

@@ -1,0 +1,17 @@
+package dev.idempotency.it.refusal.app;
+
+import dev.idempotency.Idempotent;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+
+/** The control: the same operation, synchronous, deploys. */
+@Path("sync-joined")
+public class SyncJoinedResource {
+
+    /** Places the order. */
+    @POST
+    @Idempotent(name = AsyncJoinedResource.OPERATION)
+    public String place(String order) {
+        return "placed " + order;
+    }
+}
