@@ -54,7 +54,7 @@ public final class Deployments {
     public static WebArchive war(String name) {
         return ShrinkWrap.create(WebArchive.class, name)
                 .addAsLibrary(library())
-                .addClasses(Deployments.class, TestServices.class)
+                .addClasses(Deployments.class, TestServices.class, EffectRows.class)
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
     }
 
@@ -94,6 +94,21 @@ public final class Deployments {
                 "</web-app>",
                 "");
         return war.addAsLibrary(driver).setWebXML(new StringAsset(webXml));
+    }
+
+    /**
+     * {@code infinispan-core} and what it needs, to bundle in a WAR as the README says: without the
+     * Jakarta Transactions API, which the server provides.
+     */
+    public static File[] infinispanLibraries() {
+        File[] libs = org.jboss.shrinkwrap.resolver.api.maven.Maven.resolver()
+                .loadPomFromFile("pom.xml")
+                .resolve("org.infinispan:infinispan-core")
+                .withTransitivity()
+                .asFile();
+        return java.util.Arrays.stream(libs)
+                .filter(f -> !f.getName().startsWith("jakarta.transaction-api"))
+                .toArray(File[]::new);
     }
 
     /** The tests' HTTP client: HTTP/1.1, as every server of the profiles speaks it, and a bounded connect. */

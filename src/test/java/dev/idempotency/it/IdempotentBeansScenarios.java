@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.IdempotencyInProgressException;
-import dev.idempotency.TestServices;
 import dev.idempotency.it.app.BmtCharges;
 import dev.idempotency.it.app.Effects;
 import dev.idempotency.it.app.ExecutionCounter;
@@ -21,11 +20,7 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import jakarta.transaction.UserTransaction;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -37,7 +32,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * In Payara Micro, the guarded beans of one test WAR, run by two deployments that differ only in
@@ -403,31 +397,12 @@ abstract class IdempotentBeansScenarios {
 
     @BeforeEach
     void effectTable() throws SQLException {
-        try (Connection c = outside();
-                Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS " + Effects.TABLE
-                    + " (effect_key VARCHAR(200) NOT NULL, written TIMESTAMP DEFAULT CURRENT_TIMESTAMP)");
-        }
+        EffectRows.createTable(Effects.TABLE, "effect_key");
     }
 
     /** Rows of the key, counted on a connection of its own, outside the server's transactions. */
     private static int rows(String key) throws SQLException {
-        try (Connection c = outside();
-                PreparedStatement ps =
-                        c.prepareStatement("SELECT COUNT(*) FROM " + Effects.TABLE + " WHERE effect_key = ?")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
-    }
-
-    private static Connection outside() throws SQLException {
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setURL(TestServices.postgresUrl());
-        ds.setUser("postgres");
-        return ds.getConnection();
+        return EffectRows.count(Effects.TABLE, "effect_key", key);
     }
 
     private List<Object> race(Callable<Object> call) throws InterruptedException {

@@ -13,8 +13,6 @@ import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
-import java.io.File;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -23,7 +21,6 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.jboss.shrinkwrap.resolver.api.maven.Maven;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -40,17 +37,8 @@ class InfinispanStoreIT {
 
     @Deployment
     static WebArchive deployment() {
-        File[] libs = Maven.resolver()
-                .loadPomFromFile("pom.xml")
-                .resolve("org.infinispan:infinispan-core")
-                .withTransitivity()
-                .asFile();
-        // The server provides the Jakarta Transactions API (README, "Several nodes").
-        File[] kept = Arrays.stream(libs)
-                .filter(f -> !f.getName().startsWith("jakarta.transaction-api"))
-                .toArray(File[]::new);
         return Deployments.war("ispn-store-it.war")
-                .addAsLibraries(kept)
+                .addAsLibraries(Deployments.infinispanLibraries())
                 .addClasses(ExecutionCounter.class, PaymentEjb.class, Receipt.class, ShippingBean.class, Races.class)
                 .addAsResource(
                         new StringAsset("idempotency.store=infinispan\n"), "META-INF/microprofile-config.properties");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.idempotency.TestServices;
 import dev.idempotency.core.RecordKey;
 import dev.idempotency.it.Deployments;
+import dev.idempotency.it.EffectRows;
 import dev.idempotency.it.PayaraMicroProcess;
 import dev.idempotency.it.crash.app.Crash;
 import dev.idempotency.it.crash.app.CrashOrdersResource;
@@ -17,11 +18,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.UUID;
@@ -34,7 +31,6 @@ import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The joined mode on a JAX-RS resource through a real crash: Payara Micro processes of the test's own,
@@ -81,10 +77,7 @@ class JoinedHttpCrashIT {
                         CrashOrdersResource.DATASOURCE)
                 .as(ZipExporter.class)
                 .exportTo(war.toFile(), true);
-        try (Connection c = database();
-                Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS " + CrashOrdersResource.TABLE + " (order_id VARCHAR(200) NOT NULL)");
-        }
+        EffectRows.createTable(CrashOrdersResource.TABLE, "order_id");
     }
 
     @AfterEach
@@ -199,32 +192,15 @@ class JoinedHttpCrashIT {
     }
 
     private static int rows(String orderId) throws SQLException {
-        return count("SELECT COUNT(*) FROM " + CrashOrdersResource.TABLE + " WHERE order_id = ?", orderId);
+        return EffectRows.count(CrashOrdersResource.TABLE, "order_id", orderId);
     }
 
     /** Committed records of a key sent without authentication (the filter's default scope). */
     private static int records(String key) throws SQLException {
-        return count(
-                "SELECT COUNT(*) FROM idempotency_record WHERE idem_key = ?",
+        return EffectRows.count(
+                "idempotency_record",
+                "idem_key",
                 RecordKey.of(CrashOrdersResource.OPERATION, "anonymous", key).storeKey());
-    }
-
-    private static int count(String sql, String arg) throws SQLException {
-        try (Connection c = database();
-                PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, arg);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
-    }
-
-    private static Connection database() throws SQLException {
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setURL(TestServices.postgresUrl());
-        ds.setUser("postgres");
-        return ds.getConnection();
     }
 
     private static void deleteTree(Path root) throws IOException {

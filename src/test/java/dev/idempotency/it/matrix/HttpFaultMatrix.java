@@ -2,8 +2,8 @@ package dev.idempotency.it.matrix;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idempotency.TestServices;
 import dev.idempotency.it.Deployments;
+import dev.idempotency.it.EffectRows;
 import dev.idempotency.it.matrix.app.JoinedChargesResource;
 import dev.idempotency.it.matrix.app.MatrixEffects;
 import dev.idempotency.it.matrix.app.Outcome;
@@ -16,11 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +30,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The HTTP fault matrix, run on one store per subclass: every guarded JAX-RS entry style (a
@@ -338,30 +333,11 @@ abstract class HttpFaultMatrix {
 
     @BeforeEach
     void effectTable() throws SQLException {
-        try (Connection c = outside();
-                Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS " + MatrixEffects.TABLE
-                    + " (effect_key VARCHAR(200) NOT NULL, written TIMESTAMP DEFAULT CURRENT_TIMESTAMP)");
-        }
+        EffectRows.createTable(MatrixEffects.TABLE, "effect_key");
     }
 
     /** Committed rows of an effect, counted on a connection of the test's own. */
     private static int rows(String id) throws SQLException {
-        try (Connection c = outside();
-                PreparedStatement ps =
-                        c.prepareStatement("SELECT COUNT(*) FROM " + MatrixEffects.TABLE + " WHERE effect_key = ?")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
-    }
-
-    private static Connection outside() throws SQLException {
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setURL(TestServices.postgresUrl());
-        ds.setUser("postgres");
-        return ds.getConnection();
+        return EffectRows.count(MatrixEffects.TABLE, "effect_key", id);
     }
 }

@@ -42,9 +42,7 @@ public class ChargesResource {
     @Path("none")
     @Idempotent(name = "matrix.none")
     public Response none(String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 
     /** A transaction of the resource's own (no caller's transaction over HTTP). */
@@ -53,9 +51,7 @@ public class ChargesResource {
     @Idempotent(name = "matrix.required")
     @Transactional(dontRollbackOn = Declined.class)
     public Response required(String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 
     /** A new transaction. */
@@ -65,9 +61,7 @@ public class ChargesResource {
     @Transactional(value = Transactional.TxType.REQUIRES_NEW, dontRollbackOn = Declined.class)
     public Response requiresNew(
             String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 
     /** Without a transaction, explicitly: the row commits at once. */
@@ -77,9 +71,7 @@ public class ChargesResource {
     @Transactional(Transactional.TxType.NOT_SUPPORTED)
     public Response notSupported(
             String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 
     /** Duplicates wait for the first call's response instead of a 409. */
@@ -88,9 +80,7 @@ public class ChargesResource {
     @Idempotent(name = "matrix.wait", onInProgress = InProgressPolicy.WAIT, lease = "PT30S")
     @Transactional(dontRollbackOn = Declined.class)
     public Response waiting(String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 
     /** A CompletionStage completed on a managed thread, the work in a transaction there. */

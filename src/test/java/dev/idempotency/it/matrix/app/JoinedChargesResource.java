@@ -38,9 +38,7 @@ public class JoinedChargesResource {
     @Path("none")
     @Idempotent(name = "matrix.joined.none")
     public Response none(String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 
     /** Joins the filter's transaction. */
@@ -49,9 +47,7 @@ public class JoinedChargesResource {
     @Idempotent(name = "matrix.joined.required")
     @Transactional(dontRollbackOn = Declined.class)
     public Response required(String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 
     /** Suspends the filter's transaction and commits its work in its own. */
@@ -61,9 +57,7 @@ public class JoinedChargesResource {
     @Transactional(value = Transactional.TxType.REQUIRES_NEW, dontRollbackOn = Declined.class)
     public Response requiresNew(
             String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 
     /** Suspends the filter's transaction: the row commits at once. */
@@ -73,9 +67,7 @@ public class JoinedChargesResource {
     @Transactional(Transactional.TxType.NOT_SUPPORTED)
     public Response notSupported(
             String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 
     /** Duplicates wait for the first call's response instead of a 409. */
@@ -84,8 +76,6 @@ public class JoinedChargesResource {
     @Idempotent(name = "matrix.joined.wait", onInProgress = InProgressPolicy.WAIT, lease = "PT30S")
     @Transactional(dontRollbackOn = Declined.class)
     public Response waiting(String id, @HeaderParam("X-Outcome") String outcome, @HeaderParam("X-Pause") long pause) {
-        int run = effects.write(id);
-        Outcome.pause(pause);
-        return Outcome.of(outcome).finish(id, run);
+        return effects.charge(id, outcome, pause);
     }
 }

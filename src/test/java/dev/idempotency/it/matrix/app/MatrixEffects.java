@@ -46,6 +46,16 @@ public class MatrixEffects {
         return run;
     }
 
+    /**
+     * The body of a synchronous matrix method: writes the effect, waits {@code pauseMillis}, and ends
+     * as {@code outcome} (the {@code X-Outcome} header) says.
+     */
+    public jakarta.ws.rs.core.Response charge(String id, String outcome, long pauseMillis) {
+        int run = write(id);
+        Outcome.pause(pauseMillis);
+        return Outcome.of(outcome).finish(id, run);
+    }
+
     /** How many times a guarded body ran for {@code id}. */
     public int executions(String id) {
         AtomicInteger n = runs.get(id);
