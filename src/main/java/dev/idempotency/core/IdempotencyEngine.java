@@ -187,9 +187,7 @@ public final class IdempotencyEngine {
                         Level.WARNING,
                         "{0}: the outcome was not stored because the key is no longer claimed by this call."
                                 + " Usually the call ran longer than its lease ({1}) and another call took the key"
-                                + " over: raise the lease of ''{2}''. On a clustered Infinispan store, a duplicate"
-                                + " of this call racing it while nodes joined or left can also cause it (see"
-                                + " docs/infinispan-store.md, Limitation that remains).",
+                                + " over: raise the lease of ''{2}''.",
                         claim.key(),
                         claim.policy().lease(),
                         claim.policy().name());
