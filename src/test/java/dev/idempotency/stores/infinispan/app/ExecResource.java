@@ -1,6 +1,7 @@
 package dev.idempotency.stores.infinispan.app;
 
 import dev.idempotency.IdempotencyInProgressException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
 import jakarta.enterprise.context.RequestScoped;
@@ -46,6 +47,19 @@ public class ExecResource {
             return Response.ok(executions.slow(key)).build();
         } catch (IdempotencyInProgressException e) {
             return Response.status(409).entity("in progress").build();
+        }
+    }
+
+    /** Runs (or replays) {@link Executions#chaos}; 409 while another call holds the key, 503 when the store is. */
+    @POST
+    @Path("chaos/{key}")
+    public Response chaos(@PathParam("key") String key) throws Exception {
+        try {
+            return Response.ok(executions.chaos(key)).build();
+        } catch (IdempotencyInProgressException e) {
+            return Response.status(409).entity("in progress").build();
+        } catch (IdempotencyStoreUnavailableException e) {
+            return Response.status(503).entity("unavailable").build();
         }
     }
 

@@ -45,6 +45,16 @@ public class Executions {
         return key + " ran on " + NODE + " as " + UUID.randomUUID();
     }
 
+    /**
+     * Runs once per key; a concurrent caller is rejected (409) at once. The lease is the application's
+     * default, {@code idempotency.lease=PT3S}, so that a key whose node was killed is taken over soon.
+     */
+    @Idempotent(name = "ispn-it.chaos")
+    public String chaos(@IdempotencyKey String key) throws SQLException {
+        record(key);
+        return key + " ran on " + NODE + " as " + UUID.randomUUID();
+    }
+
     private static void record(String key) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", "postgres");
