@@ -80,6 +80,10 @@ final class PartitionNetwork implements AutoCloseable {
             }
             net.must("ip", "link", "add", net.clusterBridge(), "type", "bridge");
             net.must("ip", "link", "add", net.clientBridge(), "type", "bridge");
+            // No IPv6 link-local addresses on the root namespace's side: a server started meanwhile
+            // (another test run on this machine) would otherwise report one as its URL.
+            net.must("ip", "link", "set", "dev", net.clusterBridge(), "addrgenmode", "none");
+            net.must("ip", "link", "set", "dev", net.clientBridge(), "addrgenmode", "none");
             net.must("ip", "addr", "add", net.hostAddress() + "/24", "dev", net.clientBridge());
             net.must("ip", "link", "set", net.clusterBridge(), "up");
             net.must("ip", "link", "set", net.clientBridge(), "up");
@@ -88,6 +92,8 @@ final class PartitionNetwork implements AutoCloseable {
                 net.must("ip", "-n", ns, "link", "set", "lo", "up");
                 net.must("ip", "link", "add", net.clusterLink(n), "type", "veth", "peer", "name", "clu", "netns", ns);
                 net.must("ip", "link", "add", net.clientLink(n), "type", "veth", "peer", "name", "cli", "netns", ns);
+                net.must("ip", "link", "set", "dev", net.clusterLink(n), "addrgenmode", "none");
+                net.must("ip", "link", "set", "dev", net.clientLink(n), "addrgenmode", "none");
                 net.must("ip", "link", "set", net.clusterLink(n), "master", net.clusterBridge(), "up");
                 net.must("ip", "link", "set", net.clientLink(n), "master", net.clientBridge(), "up");
                 net.must("ip", "-n", ns, "addr", "add", net.clusterAddress(n) + "/24", "dev", "clu");
