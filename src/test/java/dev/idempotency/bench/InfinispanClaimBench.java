@@ -7,9 +7,6 @@ import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
 import dev.idempotency.stores.infinispan.InfinispanStores;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,7 +18,6 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -30,10 +26,9 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Claims per second of the Infinispan store against a raw {@code putIfAbsent} (with the same
- * lifespan) on the same cache: on the default local cache, and on a three-node cluster in this JVM
- * (three cache managers on the shipped clustered configuration, JGroups over 127.0.0.1, calls on
- * node 1). Every operation uses a new key, as most real requests do.
+ * Claims per second of the single-node Infinispan store against a raw {@code putIfAbsent} (with the
+ * same lifespan) on the same local cache. Every operation uses a new key, as most real requests do.
+ * The cluster's figures are {@link InfinispanClusterClaimBench}'s.
  *
  * <pre>
  * mvn -Pbench verify -DskipTests -DskipITs -Djmh.args='InfinispanClaimBench -f 1 -wi 3 -i 5'
@@ -50,11 +45,6 @@ import org.openjdk.jmh.annotations.Warmup;
         jvmArgsAppend = {"-Xmx6g", "-Djava.net.preferIPv4Stack=true"})
 public class InfinispanClaimBench {
 
-    /** {@code local}: the default local cache; {@code cluster3}: three nodes in this JVM. */
-    @Param({"local", "cluster3"})
-    public String mode;
-
-    private final List<InfinispanIdempotencyStore> nodes = new ArrayList<>();
     private InfinispanIdempotencyStore store;
     private Cache<String, IdempotencyRecord> cache;
     private final AtomicLong keys = new AtomicLong();
@@ -69,26 +59,11 @@ public class InfinispanClaimBench {
             Instant.now().plus(lease),
             null);
 
-    /** Starts the cache (manager(s)). */
+    /** Starts the cache manager. */
     @Setup(Level.Trial)
     public void start() {
-        ClassLoader cl = InfinispanClaimBench.class.getClassLoader();
-        if (mode.equals("local")) {
-            nodes.add(InfinispanStores.start(Settings.none(), new Properties(), cl));
-        } else {
-            String hosts = "127.0.0.1[7830],127.0.0.1[7831],127.0.0.1[7832]";
-            for (int port = 7830; port <= 7832; port++) {
-                Properties p = new Properties();
-                p.setProperty("idempotency.infinispan.bind-port", String.valueOf(port));
-                p.setProperty("idempotency.infinispan.initial-hosts", hosts);
-                p.setProperty(
-                        "idempotency.infinispan.cluster-name",
-                        "idempotency-bench-" + ProcessHandle.current().pid());
-                nodes.add(InfinispanStores.start(
-                        Settings.of(Map.of(InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG)), p, cl));
-            }
-        }
-        store = nodes.get(0);
+        store = (InfinispanIdempotencyStore)
+                InfinispanStores.start(Settings.none(), new Properties(), InfinispanClaimBench.class.getClassLoader());
         cache = store.cache();
     }
 
@@ -98,12 +73,10 @@ public class InfinispanClaimBench {
         cache.clear();
     }
 
-    /** Stops the cache manager(s). */
+    /** Stops the cache manager. */
     @TearDown(Level.Trial)
     public void stop() {
-        for (int i = nodes.size() - 1; i >= 0; i--) {
-            nodes.get(i).close();
-        }
+        store.close();
     }
 
     private String nextKey() {

@@ -3,14 +3,9 @@ package dev.idempotency.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.TestServices;
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.ClaimResult;
-import dev.idempotency.spi.IdempotencyRecord;
-import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
-import dev.idempotency.stores.infinispan.InfinispanStores;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import dev.idempotency.stores.infinispan.ClusterNodes;
+import dev.idempotency.stores.infinispan.InfinispanClusterStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,24 +15,23 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import org.infinispan.Cache;
 import org.junit.jupiter.api.Test;
 
 /**
- * Liveness under contention: can racing duplicates keep a key's owner from completing? Three nodes
- * in this JVM on the shipped clustered configuration (JGroups on 127.0.0.1). For each key, an owner
- * on one node claims it; then {@value #RACERS} threads spread over the three nodes call {@code
- * claim} on that key in a tight loop, and while they do, the owner calls {@code complete}. Measured:
- * the latency of that {@code complete}, and how many times the store retried its conditional
- * write inside it (a write-skew rollback or a changed record makes it re-read and try again; it
- * gives up after 64 in a row). Keys take turns in blocks: that contention; none (0 racing threads);
- * and a control where the 16 threads burn CPU without calling the store, which separates what the
- * racers' calls cost from what sharing the cores costs. All sides see the same machine.
+ * Liveness under contention: can racing duplicates keep a key's owner from completing? Three members
+ * in this JVM on the shipped clustered configuration (JGroups on 127.0.0.1, records in their RAFT
+ * group). For each key, an owner on one member claims it; then {@value #RACERS} threads spread over
+ * the three members call {@code claim} on that key in a tight loop, and while they do, the owner
+ * calls {@code complete}. Measured: the latency of that {@code complete}, and how many RAFT commands
+ * it took (1, unless an answer was lost). Also counted: the commands the racers' claims caused (a
+ * duplicate of a key in progress asks the leader with a read, which writes no log entry; a claim
+ * sent before this member's copy had the owner's claim is one command that changes nothing). Keys
+ * take turns in blocks: that contention; none (0 racing threads); and a control where the 16 threads
+ * burn CPU without calling the store, which separates what the racers' calls cost from what sharing
+ * the cores costs. All sides see the same machine.
  *
  * <p>Not part of the normal test run (the class name is not a test name); it still fails if an
  * owner's complete does not succeed or a racer is ever told it won. Run:
@@ -76,40 +70,11 @@ class InfinispanContentionBench {
         return x;
     }
 
-    /** Calls of the write methods of a cache, counted through a proxy in front of it. */
-    static final class Writes implements InvocationHandler {
-        private static final Set<String> WRITES = Set.of("putIfAbsent", "replace", "remove", "put");
-        final AtomicLong count = new AtomicLong();
-        private final Cache<String, IdempotencyRecord> target;
-
-        Writes(Cache<String, IdempotencyRecord> target) {
-            this.target = target;
-        }
-
-        @SuppressWarnings("unchecked")
-        Cache<String, IdempotencyRecord> cache() {
-            return (Cache<String, IdempotencyRecord>)
-                    Proxy.newProxyInstance(Cache.class.getClassLoader(), new Class<?>[] {Cache.class}, this);
-        }
-
-        @Override
-        public Object invoke(Object proxy, java.lang.reflect.Method m, Object[] args) throws Throwable {
-            if (WRITES.contains(m.getName())) {
-                count.incrementAndGet();
-            }
-            try {
-                return m.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        }
-    }
-
     /** One measured side (with or without racers). */
     static final class Side {
         final String name;
         final List<Long> completeNanos = new ArrayList<>();
-        final List<Long> retries = new ArrayList<>();
+        final List<Long> commands = new ArrayList<>();
         long racerClaims;
         long racerWrites;
 
@@ -120,8 +85,9 @@ class InfinispanContentionBench {
         String row() {
             long[] l =
                     completeNanos.stream().mapToLong(Long::longValue).sorted().toArray();
-            long totalRetries = retries.stream().mapToLong(Long::longValue).sum();
-            long maxRetries = retries.stream().mapToLong(Long::longValue).max().orElse(0);
+            long totalCommands = commands.stream().mapToLong(Long::longValue).sum();
+            long maxCommands =
+                    commands.stream().mapToLong(Long::longValue).max().orElse(0);
             return String.format(
                     Locale.ROOT,
                     "| %s | %d | %.2f | %.2f | %.2f | %d | %d | %,d | %d |",
@@ -130,8 +96,8 @@ class InfinispanContentionBench {
                     ms(l[l.length / 2]),
                     ms(l[(int) Math.ceil(l.length * 0.99) - 1]),
                     ms(l[l.length - 1]),
-                    totalRetries,
-                    maxRetries,
+                    totalCommands,
+                    maxCommands,
                     racerClaims,
                     racerWrites);
         }
@@ -147,14 +113,17 @@ class InfinispanContentionBench {
         }
     }
 
+    /** Claim commands sent by all members: the owners' one per key, and the racers'. */
+    private static long claimCommands(InfinispanClusterStore[] members) {
+        return Arrays.stream(members).mapToLong(m -> m.requestsSent("claim")).sum();
+    }
+
     @Test
     void racingDuplicatesDoNotKeepTheOwnerFromCompleting() throws Exception {
         int keys = Integer.getInteger("bench.keys", 500);
         int warmup = Integer.getInteger("bench.warmup", 50);
-        String cluster = "idempotency-contention-" + ProcessHandle.current().pid();
-        int[] ports = {TestServices.port(7843), TestServices.port(7844), TestServices.port(7845)};
-        String hosts = "127.0.0.1[" + ports[0] + "],127.0.0.1[" + ports[1] + "],127.0.0.1[" + ports[2] + "]";
-        List<InfinispanIdempotencyStore> nodes = new ArrayList<>();
+        List<Integer> ports = List.of(TestServices.port(7843), TestServices.port(7844), TestServices.port(7845));
+        List<InfinispanClusterStore> nodes = new ArrayList<>();
         List<Thread> racers = new ArrayList<>();
         AtomicReference<String> hammered = new AtomicReference<>();
         AtomicLong racerClaims = new AtomicLong();
@@ -162,41 +131,14 @@ class InfinispanContentionBench {
         AtomicReference<Throwable> racerFailure = new AtomicReference<>();
         AtomicLong idle = new AtomicLong();
         try {
+            ClusterNodes cluster = new ClusterNodes("idempotency-contention", ports, Map.of());
             for (int port : ports) {
-                Properties p = new Properties();
-                p.setProperty("idempotency.infinispan.bind-port", String.valueOf(port));
-                p.setProperty("idempotency.infinispan.initial-hosts", hosts);
-                p.setProperty("idempotency.infinispan.cluster-name", cluster);
-                nodes.add(InfinispanStores.start(
-                        Settings.of(Map.of(InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG)),
-                        p,
-                        InfinispanContentionBench.class.getClassLoader()));
+                nodes.add(cluster.start(port));
             }
-            long joinDeadline = System.nanoTime() + WAIT_LIMIT.toNanos();
-            while (nodes.get(0).cache().getCacheManager().getMembers().size() < NODES) {
-                assertThat(System.nanoTime())
-                        .as(
-                                "cluster of 3: %s",
-                                nodes.get(0).cache().getCacheManager().getMembers())
-                        .isLessThan(joinDeadline);
-                Thread.sleep(50);
-            }
-            // The owners' stores count the conditional writes inside complete; the racers' stores
-            // count whether a racer ever writes.
-            Writes[] ownerWrites = new Writes[NODES];
-            InfinispanIdempotencyStore[] owners = new InfinispanIdempotencyStore[NODES];
-            Writes[] racerWrites = new Writes[NODES];
-            InfinispanIdempotencyStore[] racerStores = new InfinispanIdempotencyStore[NODES];
-            for (int n = 0; n < NODES; n++) {
-                ownerWrites[n] = new Writes(nodes.get(n).cache());
-                owners[n] =
-                        new InfinispanIdempotencyStore(ownerWrites[n].cache(), InfinispanStores.DEFAULT_CLAIM_GRACE);
-                racerWrites[n] = new Writes(nodes.get(n).cache());
-                racerStores[n] =
-                        new InfinispanIdempotencyStore(racerWrites[n].cache(), InfinispanStores.DEFAULT_CLAIM_GRACE);
-            }
+            ClusterNodes.awaitLeader(WAIT_LIMIT, nodes.toArray(InfinispanClusterStore[]::new));
+            InfinispanClusterStore[] owners = nodes.toArray(InfinispanClusterStore[]::new);
             for (int r = 0; r < RACERS; r++) {
-                InfinispanIdempotencyStore store = racerStores[r % NODES];
+                InfinispanClusterStore store = owners[r % NODES];
                 String me = "racer-" + r;
                 Thread t = new Thread(
                         () -> {
@@ -260,8 +202,7 @@ class InfinispanContentionBench {
                         .as("the owner claims new key %s", key)
                         .isTrue();
                 long claimsBefore = racerClaims.get();
-                long writesBefore =
-                        Arrays.stream(racerWrites).mapToLong(w -> w.count.get()).sum();
+                long writesBefore = claimCommands(owners);
                 if (racing) {
                     synchronized (hammered) {
                         hammered.set(side == burning ? BURN : key);
@@ -282,11 +223,11 @@ class InfinispanContentionBench {
                         LockSupport.parkNanos(100_000);
                     }
                 }
-                long writesBeforeComplete = ownerWrites[on].count.get();
+                long commandsBeforeComplete = owners[on].requestsSent("complete");
                 long t0 = System.nanoTime();
                 boolean completed = owners[on].complete(key, owner, "done".getBytes(StandardCharsets.UTF_8), LEASE);
                 long t1 = System.nanoTime();
-                long attempts = ownerWrites[on].count.get() - writesBeforeComplete;
+                long attempts = owners[on].requestsSent("complete") - commandsBeforeComplete;
                 assertThat(completed).as("the owner completes %s", key).isTrue();
                 if (racing) {
                     long deadline = System.nanoTime() + WAIT_LIMIT.toNanos();
@@ -303,19 +244,16 @@ class InfinispanContentionBench {
                 }
                 if (measured) {
                     side.completeNanos.add(t1 - t0);
-                    side.retries.add(attempts - 1);
+                    side.commands.add(attempts);
                     side.racerClaims += racerClaims.get() - claimsBefore;
-                    side.racerWrites += Arrays.stream(racerWrites)
-                                    .mapToLong(w -> w.count.get())
-                                    .sum()
-                            - writesBefore;
+                    side.racerWrites += claimCommands(owners) - writesBefore;
                 }
             }
             assertThat(racerFailure.get()).as("a racer's claim failed").isNull();
             assertThat(racerWins.get()).as("racers told they won a live key").isZero();
 
-            String header = "| Side | completes | median ms | p99 ms | max ms | retries in complete (total) |"
-                    + " retries (max per call) | racer claims | racer writes |\n|---|---|---|---|---|---|---|---|---|";
+            String header = "| Side | completes | median ms | p99 ms | max ms | RAFT commands of complete (total) |"
+                    + " (max per call) | racer claims | racer claim commands |\n|---|---|---|---|---|---|---|---|---|";
             String report = header + "\n" + quiet.row() + "\n" + contended.row() + "\n" + burning.row() + "\n"
                     + String.format(
                             Locale.ROOT,

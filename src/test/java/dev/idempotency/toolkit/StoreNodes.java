@@ -5,8 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
 import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
-import dev.idempotency.stores.infinispan.InfinispanStores;
+import dev.idempotency.stores.infinispan.ClusterNodes;
+import dev.idempotency.stores.infinispan.InfinispanClusterStore;
 import dev.idempotency.stores.jpa.JpaIdempotencyStore;
 import dev.idempotency.stores.jpa.JpaStoreSettings;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
@@ -19,9 +19,9 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Stream;
 
 /**
@@ -74,10 +74,15 @@ public enum StoreNodes {
                 return List.of(m, m);
             }
             case INFINISPAN -> {
-                String hosts = "127.0.0.1[" + JGROUPS_A + "],127.0.0.1[" + JGROUPS_B + "]";
-                String cluster = "toolkit-test-" + ProcessHandle.current().pid();
-                InfinispanIdempotencyStore a = infinispan(JGROUPS_A, cluster, hosts);
-                InfinispanIdempotencyStore b = infinispan(JGROUPS_B, cluster, hosts);
+                ClusterNodes cluster = new ClusterNodes("toolkit-test", List.of(JGROUPS_A, JGROUPS_B), Map.of());
+                InfinispanClusterStore a = cluster.start(JGROUPS_A);
+                InfinispanClusterStore b = cluster.start(JGROUPS_B);
+                try {
+                    ClusterNodes.awaitLeader(Duration.ofSeconds(60), a, b);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     b.close();
                     a.close();
@@ -115,17 +120,6 @@ public enum StoreNodes {
             }
             default -> throw new IllegalStateException(name());
         }
-    }
-
-    private static InfinispanIdempotencyStore infinispan(int port, String cluster, String hosts) {
-        Properties p = new Properties();
-        p.setProperty("idempotency.infinispan.bind-port", String.valueOf(port));
-        p.setProperty("idempotency.infinispan.initial-hosts", hosts);
-        p.setProperty("idempotency.infinispan.cluster-name", cluster);
-        return InfinispanStores.start(
-                Settings.of(Map.of(InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG)),
-                p,
-                StoreNodes.class.getClassLoader());
     }
 
     private static HikariDataSource pool() {

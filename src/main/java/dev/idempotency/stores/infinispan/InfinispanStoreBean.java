@@ -26,29 +26,24 @@ final class InfinispanStoreBean {
         Config config = ConfigProvider.getConfig();
         Settings settings = key -> config.getOptionalValue(key, String.class);
         Instance<EmbeddedCacheManager> own = lookup.select(EmbeddedCacheManager.class);
-        InfinispanIdempotencyStore store;
-        if (own.isResolvable()) {
-            store = InfinispanStores.onManager(own.get(), settings);
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    "idempotency store on the application''s Infinispan cache ''{0}''",
-                    store.cache().getName());
-        } else {
-            store = InfinispanStores.start(settings, placeholders(config), InfinispanStoreBean.class.getClassLoader());
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    "idempotency store on Infinispan cache ''{0}'' ({1})",
-                    store.cache().getName(),
-                    store.cache().getCacheConfiguration().clustering().cacheMode());
-        }
+        IdempotencyStore store = own.isResolvable()
+                ? InfinispanStores.onManager(own.get(), settings)
+                : InfinispanStores.start(settings, placeholders(config), InfinispanStoreBean.class.getClassLoader());
+        LOG.log(
+                System.Logger.Level.INFO,
+                "idempotency store: {0}",
+                store instanceof InfinispanClusterStore cluster
+                        ? "Infinispan cluster, RAFT member " + cluster.raftId() + " of " + cluster.members()
+                        : "Infinispan local cache '"
+                                + ((InfinispanIdempotencyStore) store).cache().getName() + "'");
         return store;
     }
 
     /** Stops the cache manager the store started; the application's own manager is left alone. */
     static void dispose(IdempotencyStore store, Instance<Object> lookup) {
         try {
-            ((InfinispanIdempotencyStore) store).close();
-        } catch (RuntimeException e) {
+            ((AutoCloseable) store).close();
+        } catch (Exception e) {
             LOG.log(System.Logger.Level.WARNING, "stopping the Infinispan idempotency store failed", e);
         }
     }

@@ -4,6 +4,7 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -11,24 +12,45 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.infinispan.Cache;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
+import org.infinispan.configuration.global.GlobalConfiguration;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.configuration.global.TransportConfiguration;
 import org.infinispan.configuration.parsing.ConfigurationBuilderHolder;
 import org.infinispan.configuration.parsing.ParserRegistry;
 import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.manager.EmbeddedCacheManager;
 
 /**
- * Builds {@link InfinispanIdempotencyStore}s from configuration: the config keys, the shipped
- * clustered configuration, and the cache manager that backs a store.
+ * Builds the Infinispan store from configuration: the config keys, the shipped clustered
+ * configuration, and the cache manager that backs a store.
  *
- * <p>Without {@link #CONFIG}, the store runs on a local (single-node) cache. With it, the named
- * Infinispan XML file (a class-path resource or a file path) is parsed, with {@code ${...}}
- * placeholders resolved from system properties and from the {@code idempotency.infinispan.*} config
- * keys; {@link #CLUSTER_CONFIG} is the clustered configuration shipped in this jar.
+ * <p>Which store:
+ *
+ * <ol>
+ *   <li>A cache manager without a transport (the default: no {@link #CONFIG}, or an XML file without
+ *       {@code <transport>}) gets an {@link InfinispanIdempotencyStore} on its local cache {@link
+ *       #CACHE}.
+ *   <li>A clustered cache manager gets an {@link InfinispanClusterStore}: the records are a RAFT state
+ *       machine on the manager's JGroups channel, which needs {@code org.jgroups:jgroups-raft} on the
+ *       class path. Its RAFT id is the transport's {@code node-name} and its members the transport's
+ *       {@code raft-members}; when the XML sets neither, they are derived from the placeholders the
+ *       shipped XML uses: {@code bind-address:bind-port} and every {@code host[port]} of {@code
+ *       initial-hosts}, written {@code host:port}.
+ * </ol>
+ *
+ * <p>A clustered <em>cache</em> is never used for records: its conditional writes are not atomic while
+ * members join, leave or die (docs/infinispan-store.md).
  */
 public final class InfinispanStores {
 
@@ -38,14 +60,44 @@ public final class InfinispanStores {
     /** Config key: the Infinispan XML file (class-path resource or file path). Default: a local cache. */
     public static final String CONFIG = "idempotency.infinispan.config";
 
-    /** Config key: the cache that holds the records. Default: {@value #DEFAULT_CACHE}. */
+    /**
+     * Config key: the name of the records' home. On one node, the local cache that holds them; in a
+     * cluster, the RAFT group whose state they are (members with the same name share records).
+     * Default: {@value #DEFAULT_CACHE}.
+     */
     public static final String CACHE = "idempotency.infinispan.cache";
 
     /**
-     * Config key: how long an in-progress claim's entry outlives its lease, so that an owner that ran
-     * past its lease can still store its outcome when nobody took over. Default: {@code PT1H}.
+     * Config key: how long an in-progress claim outlives its lease, so that an owner that ran past its
+     * lease can still store its outcome when nobody took over. Default: {@code PT1H}.
      */
     public static final String CLAIM_GRACE = "idempotency.infinispan.claim-grace";
+
+    /** Config key: the directory of this member's RAFT log and snapshots. Default: {@value #DEFAULT_STATE_DIR}. */
+    public static final String STATE_DIR = "idempotency.infinispan.state-dir";
+
+    /** Config key: whether each RAFT log append is forced to disk before it counts. Default: {@code true}. */
+    public static final String FSYNC = "idempotency.infinispan.fsync";
+
+    /** Config key: how long a command waits for the cluster's answer. Default: {@code PT10S}. */
+    public static final String WRITE_TIMEOUT = "idempotency.infinispan.write-timeout";
+
+    /**
+     * Config key: {@code separate} (default) or {@code joined}; {@code TRANSACTION + "." + operation}
+     * sets one operation. Joined: in a cluster, an operation's outcome is stored in two steps around
+     * the caller's JTA transaction ({@link InfinispanClusterStore#complete}), so that an operation whose
+     * effect committed is never run again, even when its node dies before the outcome is stored.
+     */
+    public static final String TRANSACTION = "idempotency.infinispan.transaction";
+
+    /** Placeholder of the shipped XML: the address every socket binds to; with the port, the RAFT id. */
+    public static final String BIND_ADDRESS = "idempotency.infinispan.bind-address";
+
+    /** Placeholder of the shipped XML: the JGroups TCP port; with the address, the RAFT id. */
+    public static final String BIND_PORT = "idempotency.infinispan.bind-port";
+
+    /** Placeholder of the shipped XML: every member's {@code address[port]}; the RAFT members. */
+    public static final String INITIAL_HOSTS = "idempotency.infinispan.initial-hosts";
 
     /** Default of {@link #CACHE}. */
     public static final String DEFAULT_CACHE = "idempotency";
@@ -53,50 +105,57 @@ public final class InfinispanStores {
     /** Default of {@link #CLAIM_GRACE}. */
     public static final Duration DEFAULT_CLAIM_GRACE = Duration.ofHours(1);
 
+    /** Default of {@link #STATE_DIR}: relative to the server's working directory. */
+    public static final String DEFAULT_STATE_DIR = "idempotency-state";
+
+    /** Default of {@link #WRITE_TIMEOUT}. */
+    public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(10);
+
+    /** Defaults of the shipped XML's placeholders, the same as in the XML. */
+    static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
+
+    static final String DEFAULT_BIND_PORT = "7800";
+    static final String DEFAULT_INITIAL_HOSTS = "127.0.0.1[7800],127.0.0.1[7801],127.0.0.1[7802]";
+
     /**
-     * The clustered configuration shipped in this jar: JGroups TCP with static discovery (TCPPING) on
-     * 127.0.0.1, a transactional distributed cache with two owners, and partition handling that denies
-     * reads and writes in a minority partition. Set {@code idempotency.infinispan.config} to this
-     * value to use it.
+     * The clustered configuration shipped in this jar: JGroups TCP with static discovery (TCPPING),
+     * every socket bound to one address. Set {@code idempotency.infinispan.config} to this value to
+     * use it.
      */
     public static final String CLUSTER_CONFIG = "idempotency-infinispan-cluster.xml";
+
+    /** A class that exists exactly when jgroups-raft is on the class path. */
+    private static final String RAFT_PROBE = "org.jgroups.protocols.raft.RAFT";
+
+    /** The protocols of the records' RAFT stack, whose class initialisers register their message types. */
+    private static final List<String> RAFT_PROTOCOLS =
+            List.of(RAFT_PROBE, "org.jgroups.protocols.raft.ELECTION", "org.jgroups.protocols.raft.REDIRECT");
+
+    private static final Pattern HOST = Pattern.compile("\\s*([^\\[\\],\\s]+)\\s*\\[\\s*(\\d+)\\s*]\\s*");
 
     private InfinispanStores() {}
 
     /**
-     * Starts a cache manager and a store on it; closing the store stops the manager. While the
-     * store is open, Infinispan's reports of write conflicts that the store handles are kept out of
-     * the log (see {@code docs/infinispan-store.md}, "Logging").
+     * Starts a cache manager and a store on it; closing the store (it is {@link AutoCloseable}) stops
+     * the manager.
      *
-     * @param settings the configuration ({@link #CONFIG}, {@link #CACHE}, {@link #CLAIM_GRACE})
+     * @param settings the configuration ({@link #CONFIG}, {@link #CACHE}, {@link #CLAIM_GRACE} and the
+     *     cluster's keys)
      * @param placeholders values for {@code ${...}} placeholders of the XML configuration
      * @param loader the class loader that finds the XML resource and the application's classes
      */
-    public static InfinispanIdempotencyStore start(Settings settings, Properties placeholders, ClassLoader loader) {
+    public static IdempotencyStore start(Settings settings, Properties placeholders, ClassLoader loader) {
         String config =
                 settings.get(CONFIG).map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
-        // This store's manager: its handled write conflicts must not reach the log above DEBUG.
-        QuietWriteConflicts.acquire();
-        EmbeddedCacheManager manager;
-        try {
-            manager = startManager(config, placeholders, loader);
-        } catch (RuntimeException e) {
-            QuietWriteConflicts.release();
-            throw e;
-        }
+        EmbeddedCacheManager manager = startManager(config, placeholders, loader);
         AtomicBoolean stopped = new AtomicBoolean();
         Runnable stop = () -> {
             if (stopped.compareAndSet(false, true)) {
-                try {
-                    manager.stop();
-                } finally {
-                    QuietWriteConflicts.release();
-                }
+                manager.stop();
             }
         };
         try {
-            return new InfinispanIdempotencyStore(
-                    cache(manager, settings, config), Clock.systemUTC(), claimGrace(settings), stop);
+            return on(manager, settings, config, stop);
         } catch (RuntimeException e) {
             stop.run();
             throw e;
@@ -105,17 +164,70 @@ public final class InfinispanStores {
 
     /**
      * A store on a cache manager that the application manages (for example one it produces through
-     * CDI); the store never stops it. The manager must define the cache named by {@link #CACHE}.
+     * CDI); the store never stops it. A manager without a transport must define the cache named by
+     * {@link #CACHE}; a clustered one must set its transport's {@code node-name} and {@code
+     * raft-members}.
      */
-    public static InfinispanIdempotencyStore onManager(EmbeddedCacheManager manager, Settings settings) {
-        return new InfinispanIdempotencyStore(
-                cache(manager, settings, null), Clock.systemUTC(), claimGrace(settings), null);
+    public static IdempotencyStore onManager(EmbeddedCacheManager manager, Settings settings) {
+        return on(manager, settings, null, null);
+    }
+
+    private static IdempotencyStore on(EmbeddedCacheManager manager, Settings settings, String config, Runnable stop) {
+        String name =
+                settings.get(CACHE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_CACHE);
+        Duration grace = duration(settings, CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
+        String origin = config == null
+                ? "The Infinispan cache manager supplied by the application"
+                : "The Infinispan configuration '" + config + "' (" + CONFIG + ")";
+        Predicate<String> joined = joinedOperations(settings);
+        TransportConfiguration transport =
+                manager.getCacheManagerConfiguration().transport();
+        if (transport.transport() == null) {
+            if (settings.get(TRANSACTION).isPresent() && joined.test("")) {
+                throw new IdempotencyConfigurationException("'" + TRANSACTION + "' is joined, but the Infinispan"
+                        + " store runs on one node's local cache, whose records live and die with the node: the"
+                        + " joined mode is for a cluster ('" + CONFIG + "=" + CLUSTER_CONFIG + "'). Remove the key.");
+            }
+            if (manager.getCacheConfiguration(name) == null) {
+                throw new IdempotencyConfigurationException(origin + " has no cache named '" + name
+                        + "'. Define that cache in the configuration, or set '" + CACHE
+                        + "' to the name of a cache it defines.");
+            }
+            Cache<String, IdempotencyRecord> cache = manager.getCache(name);
+            if (cache.getCacheConfiguration().clustering().cacheMode().isClustered()) {
+                throw new IdempotencyConfigurationException(
+                        origin + " defines cache '" + name + "' as clustered," + " but has no transport.");
+            }
+            return new InfinispanIdempotencyStore(cache, Clock.systemUTC(), grace, stop, joined);
+        }
+        if (transport.nodeName() == null || transport.raftMembers().isEmpty()) {
+            throw new IdempotencyConfigurationException(origin + " is clustered, but its <transport> sets no"
+                    + " node-name and raft-members. In a cluster the records are a RAFT state machine, whose"
+                    + " members are those names: set node-name to this node's unique name and raft-members to"
+                    + " every node's name (the same list on every node), or use '" + CLUSTER_CONFIG
+                    + "', which derives them from " + BIND_ADDRESS + ", " + BIND_PORT + " and " + INITIAL_HOSTS + ".");
+        }
+        requireRaft(InfinispanStores.class.getClassLoader(), origin);
+        InfinispanClusterStore.Options options = new InfinispanClusterStore.Options(
+                name,
+                transport.nodeName(),
+                List.copyOf(transport.raftMembers()),
+                Path.of(settings.get(STATE_DIR)
+                        .map(String::trim)
+                        .filter(s -> !s.isEmpty())
+                        .orElse(DEFAULT_STATE_DIR)),
+                bool(settings, FSYNC, true),
+                duration(settings, WRITE_TIMEOUT, DEFAULT_WRITE_TIMEOUT),
+                grace,
+                joined);
+        return new InfinispanClusterStore(manager, options, Clock.systemUTC(), stop);
     }
 
     /**
      * Starts a cache manager: from the XML file {@code config} when given, otherwise a non-clustered
-     * manager with a local cache named {@value #DEFAULT_CACHE}. Either way the record schema is
-     * registered with its serialization.
+     * manager with a local cache named {@value #DEFAULT_CACHE}. A clustered configuration without
+     * {@code node-name} and {@code raft-members} gets them derived from the placeholders (see the class
+     * Javadoc), and needs jgroups-raft.
      *
      * @param config class-path resource or file path of an Infinispan XML configuration, or {@code null}
      * @param placeholders values for {@code ${...}} placeholders in the XML
@@ -125,7 +237,6 @@ public final class InfinispanStores {
         if (config == null) {
             GlobalConfigurationBuilder global = new GlobalConfigurationBuilder().nonClusteredDefault();
             global.classLoader(loader);
-            global.serialization().addContextInitializer(new IdempotencyRecordSchema());
             DefaultCacheManager manager = new DefaultCacheManager(global.build());
             // A local cache: its conditional writes are atomic under the entry's lock, no
             // transactions needed.
@@ -134,36 +245,131 @@ public final class InfinispanStores {
         }
         URL url = locate(config, loader);
         ConfigurationBuilderHolder holder;
+        GlobalConfiguration parsed;
         try {
             holder = new ParserRegistry(loader, false, placeholders).parse(url);
+            parsed = holder.getGlobalConfigurationBuilder().build();
         } catch (IOException | RuntimeException e) {
             throw new IdempotencyConfigurationException(
                     "Config key '" + CONFIG + "' names '" + config + "', which is not a valid Infinispan XML"
                             + " configuration: " + e.getMessage(),
                     e);
         }
-        holder.getGlobalConfigurationBuilder().classLoader(loader);
-        holder.getGlobalConfigurationBuilder().serialization().addContextInitializer(new IdempotencyRecordSchema());
+        GlobalConfigurationBuilder global = holder.getGlobalConfigurationBuilder();
+        global.classLoader(loader);
+        TransportConfiguration transport = parsed.transport();
+        if (transport.transport() != null) {
+            requireRaft(loader, "The Infinispan configuration '" + config + "' (" + CONFIG + ")");
+            registerRaftTypes(loader);
+            if (transport.nodeName() == null && transport.raftMembers().isEmpty()) {
+                String address = placeholders
+                        .getProperty(BIND_ADDRESS, DEFAULT_BIND_ADDRESS)
+                        .trim();
+                String port =
+                        placeholders.getProperty(BIND_PORT, DEFAULT_BIND_PORT).trim();
+                String self = address + ":" + port;
+                List<String> members = members(placeholders.getProperty(INITIAL_HOSTS, DEFAULT_INITIAL_HOSTS));
+                if (!members.contains(self)) {
+                    throw new IdempotencyConfigurationException("This node binds to " + self + " (" + BIND_ADDRESS
+                            + ", " + BIND_PORT + "), which is not among the members " + members + " that "
+                            + INITIAL_HOSTS + " names. Each node's records are decided by a RAFT majority of"
+                            + " those members: list every node in " + INITIAL_HOSTS + " exactly as it binds"
+                            + " (the same address, not a host name for it), the same list on every node.");
+                }
+                global.transport().nodeName(self).raftMembers(members);
+            }
+        }
         return new DefaultCacheManager(holder, true);
     }
 
-    private static Cache<String, IdempotencyRecord> cache(
-            EmbeddedCacheManager manager, Settings settings, String config) {
-        String name =
-                settings.get(CACHE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_CACHE);
-        if (manager.getCacheConfiguration(name) == null) {
-            throw new IdempotencyConfigurationException("The Infinispan cache manager"
-                    + (config == null ? " supplied by the application" : " configured by '" + config + "'")
-                    + " has no cache named '" + name + "'. Define that cache in the configuration, or set '"
-                    + CACHE + "' to the name of a cache it defines.");
+    /** The RAFT members named by an {@code initial-hosts} list: {@code host[port]} becomes {@code host:port}. */
+    static List<String> members(String initialHosts) {
+        List<String> members = new ArrayList<>();
+        for (String part : initialHosts.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            Matcher m = HOST.matcher(part);
+            if (!m.matches()) {
+                throw new IdempotencyConfigurationException("'" + INITIAL_HOSTS + "' is '" + initialHosts
+                        + "': '" + part.trim() + "' is not of the form address[port]; write it like"
+                        + " 10.0.0.1[7800],10.0.0.2[7800],10.0.0.3[7800].");
+            }
+            String member = m.group(1) + ":" + Integer.parseInt(m.group(2));
+            if (!members.contains(member)) {
+                members.add(member);
+            }
         }
-        return manager.getCache(name);
+        if (members.isEmpty()) {
+            throw new IdempotencyConfigurationException(
+                    "'" + INITIAL_HOSTS + "' is empty; list every node of the cluster as address[port].");
+        }
+        return members;
     }
 
-    private static Duration claimGrace(Settings settings) {
-        return settings.get(CLAIM_GRACE)
-                .map(v -> GlobalSettings.duration(CLAIM_GRACE, v))
-                .orElse(DEFAULT_CLAIM_GRACE);
+    /**
+     * Loads jgroups-raft's protocols, whose class initialisers register its message and header types
+     * with JGroups: a node must know them before its channel connects, or the first RAFT message that
+     * reaches it (before its own RAFT stack started) is reported as an unreadable packet.
+     */
+    static void registerRaftTypes(ClassLoader loader) {
+        for (String protocol : RAFT_PROTOCOLS) {
+            try {
+                Class.forName(protocol, true, loader);
+            } catch (ClassNotFoundException e) {
+                return; // no jgroups-raft: requireRaft says what to do
+            }
+        }
+    }
+
+    private static void requireRaft(ClassLoader loader, String origin) {
+        try {
+            Class.forName(RAFT_PROBE, false, loader);
+        } catch (ClassNotFoundException e) {
+            throw new IdempotencyConfigurationException(origin + " is clustered, but org.jgroups:jgroups-raft is"
+                    + " not on the class path. A cluster decides every claim through RAFT: add"
+                    + " org.jgroups:jgroups-raft 1.1.4.Final to the application (excluding its org.jgroups:jgroups,"
+                    + " which Infinispan brings), or remove '" + CONFIG + "' for a single node's local cache.");
+        }
+    }
+
+    /**
+     * Which operations use the joined mode: {@code TRANSACTION.<operation>}, else {@link #TRANSACTION},
+     * else separate. The default is parsed now (a bad value fails the deployment), an operation's own
+     * key when the operation first asks.
+     */
+    static Predicate<String> joinedOperations(Settings settings) {
+        boolean byDefault =
+                settings.get(TRANSACTION).map(v -> joined(TRANSACTION, v)).orElse(false);
+        Map<String, Boolean> byOperation = new ConcurrentHashMap<>();
+        return operation -> byOperation.computeIfAbsent(operation, o -> settings.get(TRANSACTION + "." + o)
+                .map(v -> joined(TRANSACTION + "." + o, v))
+                .orElse(byDefault));
+    }
+
+    private static boolean joined(String key, String value) {
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "joined" -> true;
+            case "separate" -> false;
+            default -> throw new IdempotencyConfigurationException(
+                    "Config key '" + key + "' is '" + value + "'; use separate or joined.");
+        };
+    }
+
+    private static Duration duration(Settings settings, String key, Duration dflt) {
+        return settings.get(key).map(v -> GlobalSettings.duration(key, v)).orElse(dflt);
+    }
+
+    private static boolean bool(Settings settings, String key, boolean dflt) {
+        return settings.get(key)
+                .map(String::trim)
+                .map(v -> switch (v.toLowerCase(java.util.Locale.ROOT)) {
+                    case "true" -> true;
+                    case "false" -> false;
+                    default -> throw new IdempotencyConfigurationException(
+                            "Config key '" + key + "' is '" + v + "'; write true or false.");
+                })
+                .orElse(dflt);
     }
 
     private static URL locate(String config, ClassLoader loader) {

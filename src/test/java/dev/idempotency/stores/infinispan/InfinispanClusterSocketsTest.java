@@ -8,9 +8,11 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -34,15 +36,17 @@ class InfinispanClusterSocketsTest {
     @Test
     void everySocketANodeListensOnIsBoundToTheConfiguredAddress() throws Exception {
         Set<BoundSocket> before = socketsOfThisJvm();
-        Properties p = InfinispanClusterStoreTest.node(
-                PORT, "idempotency-sockets-" + ProcessHandle.current().pid(), "127.0.0.1[" + PORT + "]");
+        Properties p = new Properties();
         p.setProperty("idempotency.infinispan.bind-address", "127.0.0.1");
         // The default JGroups stack opens its diagnostics (probe) socket on every interface when this
         // property is set, as any -D option reaches the placeholders; the shipped stack must not.
         p.setProperty("jgroups.diag.enabled", "true");
         List<BoundSocket> opened = new ArrayList<>();
-        try (InfinispanIdempotencyStore node = InfinispanClusterStoreTest.start(p)) {
-            assertThat(node.cache().getCacheManager().getMembers()).hasSize(1);
+        ClusterNodes alone = new ClusterNodes("idempotency-sockets", List.of(PORT), Map.of());
+        try (InfinispanClusterStore node = alone.start(PORT, p)) {
+            // A RAFT group of one: this node leads it, over the same channel (no socket of its own).
+            ClusterNodes.awaitLeader(Duration.ofSeconds(30), node);
+            assertThat(node.visibleMembers()).isEqualTo(1);
             for (BoundSocket s : socketsOfThisJvm()) {
                 if (!before.contains(s)) {
                     opened.add(s);

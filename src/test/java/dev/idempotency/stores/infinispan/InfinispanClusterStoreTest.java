@@ -3,7 +3,6 @@ package dev.idempotency.stores.infinispan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.TestServices;
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
@@ -11,82 +10,60 @@ import dev.idempotency.spi.IdempotencyStoreContract;
 import dev.idempotency.spi.RecordStatus;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import org.infinispan.configuration.cache.CacheMode;
-import org.infinispan.configuration.cache.Configuration;
-import org.infinispan.partitionhandling.PartitionHandling;
-import org.infinispan.transaction.LockingMode;
-import org.infinispan.util.concurrent.IsolationLevel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The store contract on a two-node cluster inside this JVM: two cache managers started from the
- * shipped clustered configuration, talking JGroups TCP over 127.0.0.1. Every claim runs on one node
- * and every read, complete and release on the other, so each case crosses the cluster; in the claim
- * race, half of the threads claim through each node.
+ * The store contract on a three-member cluster inside this JVM: three cache managers started from the
+ * shipped clustered configuration, JGroups TCP over 127.0.0.1, records in their RAFT group. Every
+ * claim runs on one member and every read, complete and release on another, so each case crosses the
+ * cluster; in the claim race, the threads claim through all three.
  */
 class InfinispanClusterStoreTest extends IdempotencyStoreContract {
 
-    static final int PORT_A = TestServices.port(7810);
-    static final int PORT_B = TestServices.port(7811);
+    static final List<Integer> PORTS =
+            List.of(TestServices.port(7810), TestServices.port(7811), TestServices.port(7815));
 
-    private static InfinispanIdempotencyStore nodeA;
-    private static InfinispanIdempotencyStore nodeB;
-
-    static Properties node(int port, String cluster, String hosts) {
-        Properties p = new Properties();
-        p.setProperty("idempotency.infinispan.bind-port", String.valueOf(port));
-        p.setProperty("idempotency.infinispan.initial-hosts", hosts);
-        p.setProperty("idempotency.infinispan.cluster-name", cluster);
-        return p;
-    }
-
-    static InfinispanIdempotencyStore start(Properties node) {
-        return InfinispanStores.start(
-                Settings.of(Map.of(
-                        InfinispanStores.CONFIG,
-                        InfinispanStores.CLUSTER_CONFIG,
-                        InfinispanStores.CLAIM_GRACE,
-                        "PT30S")),
-                node,
-                InfinispanClusterStoreTest.class.getClassLoader());
-    }
+    private static InfinispanClusterStore[] nodes;
 
     @BeforeAll
-    static void startCluster() {
-        String hosts = "127.0.0.1[" + PORT_A + "],127.0.0.1[" + PORT_B + "]";
-        String cluster = "idempotency-test-" + ProcessHandle.current().pid();
-        nodeA = start(node(PORT_A, cluster, hosts));
-        nodeB = start(node(PORT_B, cluster, hosts));
+    static void startCluster() throws Exception {
+        ClusterNodes cluster = new ClusterNodes("cluster-store-test", PORTS, Map.of());
+        nodes = new InfinispanClusterStore[PORTS.size()];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = cluster.start(PORTS.get(i));
+        }
+        ClusterNodes.awaitLeader(Duration.ofSeconds(60), nodes);
     }
 
     @AfterAll
     static void stopCluster() {
-        if (nodeB != null) {
-            nodeB.close();
-        }
-        if (nodeA != null) {
-            nodeA.close();
+        if (nodes != null) {
+            for (InfinispanClusterStore n : nodes) {
+                if (n != null) {
+                    n.close();
+                }
+            }
         }
     }
 
-    /** Claims on one node, everything else on the other; racing threads alternate nodes. */
+    /** Claims on one member, everything else on the next one; racing threads spread over all three. */
     private static final IdempotencyStore ACROSS = new IdempotencyStore() {
-        private InfinispanIdempotencyStore claimer() {
-            return Thread.currentThread().getId() % 2 == 0 ? nodeA : nodeB;
+        private int claimer() {
+            return (int) (Thread.currentThread().getId() % nodes.length);
         }
 
-        private InfinispanIdempotencyStore other() {
-            return claimer() == nodeA ? nodeB : nodeA;
+        private InfinispanClusterStore other() {
+            return nodes[(claimer() + 1) % nodes.length];
         }
 
         @Override
         public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-            return claimer().claim(key, owner, fingerprint, lease);
+            return nodes[claimer()].claim(key, owner, fingerprint, lease);
         }
 
         @Override
@@ -131,50 +108,49 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
     }
 
     @Test
-    void bothNodesAreInOneClusterOnTheShippedConfiguration() {
-        assertThat(nodeA.cache().getCacheManager().getMembers()).hasSize(2);
-        assertThat(nodeB.cache().getCacheManager().getMembers())
-                .containsExactlyInAnyOrderElementsOf(
-                        nodeA.cache().getCacheManager().getMembers());
-        Configuration c = nodeA.cache().getCacheConfiguration();
-        assertThat(c.clustering().cacheMode()).isEqualTo(CacheMode.DIST_SYNC);
-        assertThat(c.clustering().hash().numOwners()).isEqualTo(2);
-        assertThat(c.transaction().transactionMode().isTransactional()).isTrue();
-        // Optimistic + REPEATABLE_READ: the write-skew check that keeps conditional writes atomic while
-        // the topology changes (InfinispanTopologyChangeTest).
-        assertThat(c.transaction().lockingMode()).isEqualTo(LockingMode.OPTIMISTIC);
-        assertThat(c.locking().isolationLevel()).isEqualTo(IsolationLevel.REPEATABLE_READ);
-        assertThat(c.clustering().partitionHandling().whenSplit()).isEqualTo(PartitionHandling.DENY_READ_WRITES);
+    void theThreeMembersFormOneRaftGroupOnTheShippedConfiguration() {
+        for (InfinispanClusterStore n : nodes) {
+            assertThat(n.visibleMembers()).isEqualTo(3);
+            assertThat(n.members())
+                    .containsExactlyInAnyOrder(
+                            "127.0.0.1:" + PORTS.get(0), "127.0.0.1:" + PORTS.get(1), "127.0.0.1:" + PORTS.get(2));
+            assertThat(n.hasLeader()).isTrue();
+        }
+        assertThat(List.of(nodes[0].raftId(), nodes[1].raftId(), nodes[2].raftId()))
+                .containsExactlyInAnyOrderElementsOf(nodes[0].members());
     }
 
     @Test
-    void aClaimOnOneNodeIsCompletedOnTheOtherAndReplayedOnTheFirst() {
+    void aClaimOnOneMemberIsCompletedOnAnotherAndReplayedOnTheThird() {
         String k = key();
-        assertThat(nodeA.claim(k, "owner-a", "fp", LONG).claimed()).isTrue();
-        assertThat(nodeB.claim(k, "owner-b", "fp", LONG).claimed()).isFalse();
+        assertThat(nodes[0].claim(k, "owner-a", "fp", LONG).claimed()).isTrue();
+        assertThat(nodes[1].claim(k, "owner-b", "fp", LONG).claimed()).isFalse();
         byte[] outcome = "{\"t\":\"value\",\"v\":42}".getBytes(StandardCharsets.UTF_8);
-        assertThat(nodeB.complete(k, "owner-a", outcome, LONG)).isTrue();
-        ClaimResult replay = nodeA.claim(k, "owner-c", "fp", LONG);
+        assertThat(nodes[1].complete(k, "owner-a", outcome, LONG)).isTrue();
+        ClaimResult replay = nodes[2].claim(k, "owner-c", "fp", LONG);
         assertThat(replay.claimed()).isFalse();
         assertThat(replay.record().status()).isEqualTo(RecordStatus.COMPLETED);
         assertThat(replay.record().outcome()).isEqualTo(outcome);
     }
 
     @Test
-    void bothNodesHoldACopyOfEveryRecord() {
+    void everyMemberHoldsACopyOfEveryRecord() throws Exception {
         String k = key();
-        nodeA.claim(k, "o", "fp", LONG);
-        nodeB.complete(k, "o", new byte[] {7}, LONG);
-        // Two owners on two nodes: each node's own data container has the record, so losing
-        // either node loses nothing.
-        for (InfinispanIdempotencyStore node : new InfinispanIdempotencyStore[] {nodeA, nodeB}) {
-            IdempotencyRecord local = node.cache()
-                    .getAdvancedCache()
-                    .withFlags(
-                            org.infinispan.context.Flag.CACHE_MODE_LOCAL, org.infinispan.context.Flag.SKIP_CACHE_LOAD)
-                    .get(k);
-            assertThat(local).isNotNull();
-            assertThat(local.outcome()).containsExactly(7);
+        nodes[0].claim(k, "o", "fp", LONG);
+        nodes[1].complete(k, "o", new byte[] {7}, LONG);
+        // A follower applies a command once it learns that a majority stored it: soon after.
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        for (InfinispanClusterStore n : nodes) {
+            IdempotencyRecord copy = n.localCopy(k);
+            while ((copy == null || copy.status() != RecordStatus.COMPLETED) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+                copy = n.localCopy(k);
+            }
+            assertThat(copy)
+                    .as("%s's copy of the record after 10 s", n.raftId())
+                    .isNotNull();
+            assertThat(copy.status()).isEqualTo(RecordStatus.COMPLETED);
+            assertThat(copy.outcome()).containsExactly(7);
         }
     }
 }

@@ -69,11 +69,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  * node started) is cut: its packets are dropped silently, so JGroups notices only through its failure
  * detection (FD_ALL3 of the shipped stack: 40 s, not settable by system property). The cut-off
  * minority must never run the guarded method and never answer a fresh 200 (only 503, 409, or a replay
- * of an outcome made before the cut or by the majority); once the two others have installed their
- * two-member view and finished the conflict resolution and rebalance that follow (the store refuses
- * claims while a rebalance is under way), every new key sent to them must get 200. After the heal and
- * the merge (MERGE3, tens of seconds), new keys sent at once may be refused but must not run twice;
- * once the merged topology is steady they must all get 200. In the end no key may have run twice,
+ * of an outcome made before the cut or by the majority): without a RAFT majority none of its claims
+ * commits. Once the two others have installed their two-member view and follow one RAFT leader among
+ * them (a new one if the cut-off node led), every new key sent to them must get 200. After the heal
+ * and the merge (MERGE3, tens of seconds), new keys sent at once may be refused but must not run
+ * twice; once all three follow one leader they must all get 200. In the end no key may have run twice,
  * every key that got a 200 must have exactly one row, and every completed record must replay
  * identically on every node.
  *
@@ -143,12 +143,13 @@ class InfinispanPartitionIT {
 
         // The first node alone, so that it is the coordinator the others join (no split at boot).
         nodes[0] = startNode(0, war);
-        awaitMembers(Map.of(0, "1 AVAILABLE"), START_LIMIT, "first node's start");
+        // Alone, it has no RAFT majority (two of the three members): no leader yet.
+        awaitMembers(Map.of(0, "1 DEGRADED_MODE"), START_LIMIT, "first node's start");
         for (int n = 1; n < NODES; n++) {
             nodes[n] = startNode(n, war);
         }
         awaitMembers(all(NODES + " AVAILABLE"), START_LIMIT, "cluster formation");
-        awaitSteady(IntStream.range(0, NODES).toArray(), START_LIMIT, "the rebalance after the nodes joined");
+        awaitSteady(IntStream.range(0, NODES).toArray(), START_LIMIT, "the leader election after the nodes joined");
         clusterFormedNanos = System.nanoTime();
     }
 
@@ -241,8 +242,8 @@ class InfinispanPartitionIT {
         split.put(MINORITY, "1 DEGRADED_MODE");
         Map<Integer, Long> splitSeen = awaitMembers(split, SPLIT_LIMIT, "the split after the cut");
         long detected = Arrays.stream(MAJORITY).mapToLong(splitSeen::get).max().orElseThrow();
-        // Then the majority resolves conflicts and rebalances; the store refuses claims until that ends.
-        long majoritySteady = awaitSteady(MAJORITY, SPLIT_LIMIT, "the majority's rebalance after the split");
+        // The majority follows one leader among its own (a new one, if the cut-off node led).
+        long majoritySteady = awaitSteady(MAJORITY, SPLIT_LIMIT, "the majority's leader after the split");
 
         // The majority keeps serving for a while; then the clients stop (each request is bounded).
         long majorityUntil = majoritySteady + MAJORITY_PHASE.toNanos();
@@ -263,11 +264,11 @@ class InfinispanPartitionIT {
         long merged =
                 mergeSeen.values().stream().mapToLong(Long::longValue).max().orElseThrow();
 
-        // New keys at once, while the merged cluster resolves conflicts and rebalances: any of 200, 409,
+        // New keys at once, while the rejoined node catches up with the leader's log: any of 200, 409,
         // 503 is fine, but nothing may run twice.
         List<Outcome> mergeWindowTraffic = sendToAll(RUN + "-m", MERGE_WINDOW_KEYS);
-        long steady = awaitSteady(IntStream.range(0, NODES).toArray(), MERGE_LIMIT, "the rebalance after the merge");
-        // New keys once the merged cluster is steady: each sent to the three nodes at once, all 200.
+        long steady = awaitSteady(IntStream.range(0, NODES).toArray(), MERGE_LIMIT, "one leader after the merge");
+        // New keys once all three follow one leader: each sent to the three nodes at once, all 200.
         List<Outcome> healedTraffic = sendToAll(RUN + "-h", HEALED_KEYS);
 
         // ------------------------------------------------------------ what happened
@@ -336,14 +337,14 @@ class InfinispanPartitionIT {
                 String.format(Locale.ROOT, "cut -> node-%d says '%s': %s%n", n, split.get(n), seconds(t - cutStart))));
         summary.append(String.format(
                 Locale.ROOT,
-                "cut -> majority topology steady: %s; cut -> clients stopped: %s%n",
+                "cut -> majority follows one leader: %s; cut -> clients stopped: %s%n",
                 seconds(majoritySteady - cutStart),
                 seconds(healStart - cutStart)));
         mergeSeen.forEach((n, t) -> summary.append(String.format(
                 Locale.ROOT, "heal -> node-%d says '%d AVAILABLE': %s%n", n, NODES, seconds(t - healStart))));
         summary.append(String.format(
                 Locale.ROOT,
-                "heal -> all '%d AVAILABLE': %s; heal -> topology steady on all: %s%n",
+                "heal -> all '%d AVAILABLE': %s; heal -> all follow one leader: %s%n",
                 NODES,
                 seconds(merged - healStart),
                 seconds(steady - healStart)));
@@ -372,7 +373,7 @@ class InfinispanPartitionIT {
                 Locale.ROOT,
                 "keys sent %d (requests %d), keys with a 200 %d, rows %d; minority requests in flight at the cut %d;"
                         + " minority rows between cut and heal %d; majority requests for keys new after its"
-                        + " topology was steady %d; forwarder connections %d (failed %d)%n",
+                        + " leader was elected %d; forwarder connections %d (failed %d)%n",
                 byKey.size(),
                 everything.size(),
                 firstBody.size(),
@@ -454,7 +455,7 @@ class InfinispanPartitionIT {
                         .map(InfinispanPartitionIT::describe)
                         .toList())
                 .as(
-                        "majority answers other than 200 for keys new after its %d-member topology was steady",
+                        "majority answers other than 200 for keys new after its %d members followed one leader",
                         MAJORITY.length)
                 .isEmpty();
         soft.assertThat(majorityAfterSteady.stream()
@@ -469,7 +470,7 @@ class InfinispanPartitionIT {
                         .filter(o -> o.status() != 200)
                         .map(InfinispanPartitionIT::describe)
                         .toList())
-                .as("answers other than 200 to new keys once the merged topology was steady")
+                .as("answers other than 200 to new keys once all three followed one leader")
                 .isEmpty();
 
         // Exactly-once, counted in PostgreSQL.
@@ -534,12 +535,18 @@ class InfinispanPartitionIT {
         File[] kept = Arrays.stream(libs)
                 .filter(f -> !f.getName().startsWith("jakarta.transaction-api"))
                 .toArray(File[]::new);
+        File[] raft = Maven.resolver()
+                .loadPomFromFile("pom.xml")
+                .resolve("org.jgroups:jgroups-raft")
+                .withoutTransitivity()
+                .asFile();
         String initialHosts = IntStream.range(0, NODES)
                 .mapToObj(n -> network.clusterAddress(n) + "[" + JGROUPS_PORT + "]")
                 .collect(Collectors.joining(","));
         return ShrinkWrap.create(WebArchive.class, "partition.war")
                 .addAsLibrary(projectJar())
                 .addAsLibraries(kept)
+                .addAsLibraries(raft)
                 .addClasses(PartitionApp.class, PartitionExecutions.class, PartitionResource.class)
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
                 .addAsResource(
@@ -568,6 +575,8 @@ class InfinispanPartitionIT {
                         + TestServices.PG_DATABASE,
                 "-Didempotency.infinispan.bind-address=" + network.clusterAddress(n),
                 "-Didempotency.infinispan.bind-port=" + JGROUPS_PORT,
+                "-Didempotency.infinispan.state-dir="
+                        + WORK.resolve("raft-state-" + RUN).toAbsolutePath(),
                 "-jar",
                 Path.of(jar).toAbsolutePath().toString(),
                 "--nocluster",
@@ -654,16 +663,18 @@ class InfinispanPartitionIT {
     }
 
     /**
-     * Polls {@code GET /topology} of the given nodes until, in one round, all answer the same topology
-     * id in phase {@code NO_REBALANCE}, with a current consistent hash of exactly these nodes and no
-     * pending one: no conflict resolution or rebalance is under way. Fails after {@code limit} with
-     * what each node last answered.
+     * Polls {@code GET /leader} of the given nodes until, in one round, all name the same RAFT leader,
+     * one of them: the group has elected its leader and these nodes follow it. Fails after {@code
+     * limit} with what each node last answered.
      *
      * @return the {@link System#nanoTime} of that round
      */
     private static long awaitSteady(int[] which, Duration limit, String what) throws Exception {
         long deadline = System.nanoTime() + limit.toNanos();
         Map<Integer, String> last = new TreeMap<>();
+        Set<String> candidates = Arrays.stream(which)
+                .mapToObj(n -> "200 " + network.clusterAddress(n) + ":" + JGROUPS_PORT)
+                .collect(Collectors.toSet());
         while (true) {
             for (int n : which) {
                 if (!nodes[n].isAlive()) {
@@ -671,22 +682,20 @@ class InfinispanPartitionIT {
                             + "); see " + log(n));
                 }
                 try {
-                    HttpResponse<String> r = get(n, "/partition/api/topology");
+                    HttpResponse<String> r = get(n, "/partition/api/leader");
                     last.put(n, r.statusCode() + " " + r.body());
                 } catch (IOException e) {
                     last.put(n, e.toString());
                 }
             }
             Set<String> distinct = new HashSet<>(last.values());
-            String only = distinct.size() == 1 ? distinct.iterator().next() : "";
-            if (only.matches("200 \\d+ NO_REBALANCE " + which.length + " none")) {
+            if (distinct.size() == 1 && candidates.contains(distinct.iterator().next())) {
                 return System.nanoTime();
             }
             if (System.nanoTime() >= deadline) {
                 throw new AssertionError("Within " + limit + " of " + what + ", nodes " + Arrays.toString(which)
-                        + " did not all answer GET /partition/api/topology with one topology id, phase NO_REBALANCE, "
-                        + which.length + " members and no pending consistent hash; last answers " + last
-                        + ". Logs in " + WORK.toAbsolutePath());
+                        + " did not all answer GET /partition/api/leader with one leader among them; last answers "
+                        + last + ". Logs in " + WORK.toAbsolutePath());
             }
             Thread.sleep(500);
         }
@@ -815,7 +824,7 @@ class InfinispanPartitionIT {
 
     /**
      * Status counts per node by when the request was sent: before the cut, before the majority said
-     * "2 AVAILABLE", before its topology was steady, after.
+     * "2 AVAILABLE", before it followed one leader, after.
      */
     private static String statusTable(List<Outcome> outcomes, long cutStart, long detected, long steady) {
         StringBuilder s = new StringBuilder();

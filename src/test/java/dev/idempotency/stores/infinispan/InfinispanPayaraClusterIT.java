@@ -486,9 +486,16 @@ class InfinispanPayaraClusterIT {
         File[] kept = Arrays.stream(libs)
                 .filter(f -> !f.getName().startsWith("jakarta.transaction-api"))
                 .toArray(File[]::new);
+        // RAFT for the cluster's records; its own dependencies are optional, and JGroups is Infinispan's.
+        File[] raft = Maven.resolver()
+                .loadPomFromFile("pom.xml")
+                .resolve("org.jgroups:jgroups-raft")
+                .withoutTransitivity()
+                .asFile();
         return ShrinkWrap.create(WebArchive.class, "cluster.war")
                 .addAsLibrary(projectJar())
                 .addAsLibraries(kept)
+                .addAsLibraries(raft)
                 .addClasses(ClusterApp.class, Executions.class, ExecResource.class)
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
                 .addAsResource(
@@ -523,6 +530,9 @@ class InfinispanPayaraClusterIT {
                 "-Dispn.it.node=node-" + n,
                 "-Dispn.it.sleepy=" + (n == 2),
                 "-Didempotency.infinispan.bind-port=" + JGROUPS[n],
+                // The RAFT logs outlive a node's process and its root directory, as on a real disk.
+                "-Didempotency.infinispan.state-dir="
+                        + WORK.resolve("raft-state").toAbsolutePath(),
                 "-jar",
                 jar,
                 "--nocluster",

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -28,12 +29,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.Test;
 
 /**
- * Conditional writes while nodes join and leave (REFERENCE pitfall 13, ISPN-3422, ISPN-7140): racing
- * claims through two nodes while a third node repeatedly joins and leaves the cluster. Each winner
- * completes at once, as a fast operation would. For every key, at most one claimer is told it won, and
- * the stored record is the winner's COMPLETED record on both nodes: a key reported won twice, or a
- * winner whose outcome was overwritten or lost, fails the test. A claimer may be told "unavailable"
- * (the claim straddled a membership change); it does not run.
+ * Claims while members join and leave (REFERENCE pitfall 13, ISPN-3422, ISPN-7140): racing claims
+ * through two members of a three-member RAFT group while the third repeatedly starts (with the log it
+ * kept) and stops. Each winner completes at once, as a fast operation would. For every key, at most
+ * one claimer is told it won, and the stored record is the winner's COMPLETED record, read through
+ * both members and in both members' own copies: a key reported won twice, or a winner whose outcome
+ * was overwritten or lost, fails the test. A claimer may be told "unavailable" (the third member led
+ * the group when it left, and a new leader was being elected); it does not run.
  *
  * <p>{@code -Dispn.topology.rounds=N} races N rounds of 400 fresh keys on the same churning cluster
  * (the figures in docs/infinispan-store.md); CI runs one.
@@ -44,26 +46,22 @@ class InfinispanTopologyChangeTest {
 
     @Test
     void claimsRacingThroughAJoinAndLeaveNeverHaveTwoWinnersNorLoseAWinnersOutcome() throws Exception {
-        String hosts = "127.0.0.1[" + TestServices.port(7812) + "],127.0.0.1[" + TestServices.port(7813)
-                + "],127.0.0.1[" + TestServices.port(7814) + "]";
-        String cluster = "idempotency-topology-" + ProcessHandle.current().pid();
-        InfinispanIdempotencyStore a = InfinispanClusterStoreTest.start(
-                InfinispanClusterStoreTest.node(TestServices.port(7812), cluster, hosts));
-        InfinispanIdempotencyStore b = InfinispanClusterStoreTest.start(
-                InfinispanClusterStoreTest.node(TestServices.port(7813), cluster, hosts));
+        List<Integer> ports = List.of(TestServices.port(7812), TestServices.port(7813), TestServices.port(7814));
+        ClusterNodes cluster = new ClusterNodes("idempotency-topology", ports, Map.of());
+        InfinispanClusterStore a = cluster.start(ports.get(0));
+        InfinispanClusterStore b = cluster.start(ports.get(1));
+        ClusterNodes.awaitLeader(Duration.ofSeconds(60), a, b);
         AtomicBoolean racing = new AtomicBoolean(true);
         AtomicInteger topologyChanges = new AtomicInteger();
         ExecutorService churn = Executors.newSingleThreadExecutor();
         int threads = 8;
         int keys = 400;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        QuietLostRaces quiet = new QuietLostRaces();
         long started = System.nanoTime();
         try {
             Future<?> churning = churn.submit(() -> {
                 while (racing.get()) {
-                    InfinispanIdempotencyStore c = InfinispanClusterStoreTest.start(
-                            InfinispanClusterStoreTest.node(TestServices.port(7814), cluster, hosts));
+                    InfinispanClusterStore c = cluster.start(ports.get(2));
                     topologyChanges.incrementAndGet();
                     c.close();
                     topologyChanges.incrementAndGet();
@@ -76,7 +74,7 @@ class InfinispanTopologyChangeTest {
             int completeFailures = 0;
             List<String> bad = new ArrayList<>();
             for (int round = 0; round < ROUNDS && bad.size() < 20; round++) {
-                Round r = race(a, b, pool, threads, keys, cluster + "-" + round);
+                Round r = race(a, b, pool, threads, keys, "topology-" + System.nanoTime() + "-" + round);
                 raced += keys;
                 won += r.won();
                 unavailable += r.unavailable();
@@ -118,7 +116,6 @@ class InfinispanTopologyChangeTest {
             churn.awaitTermination(1, TimeUnit.MINUTES);
             b.close();
             a.close();
-            quiet.close();
         }
     }
 
@@ -126,8 +123,8 @@ class InfinispanTopologyChangeTest {
     private record Round(int won, int unavailable, int completeFailures, List<String> bad) {}
 
     private static Round race(
-            InfinispanIdempotencyStore a,
-            InfinispanIdempotencyStore b,
+            InfinispanClusterStore a,
+            InfinispanClusterStore b,
             ExecutorService pool,
             int threads,
             int keys,
@@ -150,7 +147,7 @@ class InfinispanTopologyChangeTest {
         Races gate = new Races(threads);
         List<Future<?>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            InfinispanIdempotencyStore node = t % 2 == 0 ? a : b;
+            InfinispanClusterStore node = t % 2 == 0 ? a : b;
             String owner = prefix + "-racer-" + t;
             futures.add(pool.submit(() -> {
                 for (int i = 0; i < keys; i++) {
@@ -200,19 +197,33 @@ class InfinispanTopologyChangeTest {
                 continue; // every claimer was told "unavailable" or lost to such a claim: nobody ran
             }
             won++;
-            for (InfinispanIdempotencyStore node : List.of(a, b)) {
+            for (InfinispanClusterStore node : List.of(a, b)) {
                 Optional<IdempotencyRecord> stored = node.read(k[i]);
-                boolean ok = stored.isPresent()
-                        && stored.get().status() == RecordStatus.COMPLETED
-                        && stored.get().owner().equals(w)
-                        && Arrays.equals(stored.get().outcome(), outcome(w));
-                if (!ok) {
-                    bad.add(prefix + " key " + i + ": stored " + stored + " on " + (node == a ? "a" : "b") + "; told "
+                if (!isOutcomeOf(stored.orElse(null), w)) {
+                    bad.add(prefix + " key " + i + ": stored " + stored + " read through " + node.raftId() + "; told "
                             + told.get(i));
+                }
+                // The member's own copy: it applied every command the leader's read saw, or does soon.
+                IdempotencyRecord copy = node.localCopy(k[i]);
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (!isOutcomeOf(copy, w) && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                    copy = node.localCopy(k[i]);
+                }
+                if (!isOutcomeOf(copy, w)) {
+                    bad.add(prefix + " key " + i + ": " + node.raftId() + "'s own copy is " + copy
+                            + " 10 s after the read; told " + told.get(i));
                 }
             }
         }
         return new Round(won, unavailable.get(), completeFailures.get(), bad);
+    }
+
+    private static boolean isOutcomeOf(IdempotencyRecord r, String winner) {
+        return r != null
+                && r.status() == RecordStatus.COMPLETED
+                && r.owner().equals(winner)
+                && Arrays.equals(r.outcome(), outcome(winner));
     }
 
     private static byte[] outcome(String owner) {

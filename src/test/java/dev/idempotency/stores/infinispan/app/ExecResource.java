@@ -3,7 +3,7 @@ package dev.idempotency.stores.infinispan.app;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
+import dev.idempotency.stores.infinispan.InfinispanClusterStore;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -63,12 +63,14 @@ public class ExecResource {
         }
     }
 
-    /** How many members this node's Infinispan cluster has, and the cache's availability. */
+    /**
+     * How many members this node sees, and whether its RAFT group has a leader it can reach
+     * ({@code AVAILABLE}, else {@code DEGRADED_MODE}): "3 AVAILABLE" once the cluster serves claims.
+     */
     @GET
     @Path("members")
     public String members() {
-        InfinispanIdempotencyStore ispn = (InfinispanIdempotencyStore) store;
-        return ispn.cache().getCacheManager().getMembers().size() + " "
-                + ispn.cache().getAdvancedCache().getAvailability();
+        InfinispanClusterStore cluster = (InfinispanClusterStore) store;
+        return cluster.visibleMembers() + " " + (cluster.hasLeader() ? "AVAILABLE" : "DEGRADED_MODE");
     }
 }

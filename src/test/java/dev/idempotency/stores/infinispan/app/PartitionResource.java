@@ -3,7 +3,7 @@ package dev.idempotency.stores.infinispan.app;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
+import dev.idempotency.stores.infinispan.InfinispanClusterStore;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -14,7 +14,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.infinispan.topology.CacheTopology;
 
 /**
  * HTTP front of {@link PartitionExecutions} (no Idempotency-Key filter): 200 with the outcome, 409
@@ -47,30 +46,23 @@ public class PartitionResource {
         }
     }
 
-    /** How many members this node's Infinispan cluster has, and the cache's availability. */
+    /**
+     * How many members this node sees, and whether its RAFT group has a leader it can reach
+     * ({@code AVAILABLE}, else {@code DEGRADED_MODE}): a cut-off minority says "1 DEGRADED_MODE" once
+     * its failure detection noticed.
+     */
     @GET
     @Path("members")
     public String members() {
-        InfinispanIdempotencyStore ispn = (InfinispanIdempotencyStore) store;
-        return ispn.cache().getCacheManager().getMembers().size() + " "
-                + ispn.cache().getAdvancedCache().getAvailability();
+        InfinispanClusterStore cluster = (InfinispanClusterStore) store;
+        return cluster.visibleMembers() + " " + (cluster.hasLeader() ? "AVAILABLE" : "DEGRADED_MODE");
     }
 
-    /**
-     * This node's cache topology: {@code <topology id> <phase> <members of the current consistent
-     * hash> <pending consistent hash: none or its member count>}. {@code NO_REBALANCE}, the same id on
-     * every node and no pending hash: no rebalance or conflict resolution is under way.
-     */
+    /** The RAFT id of the leader this node follows, or {@code none}. */
     @GET
-    @Path("topology")
-    public String topology() {
-        InfinispanIdempotencyStore ispn = (InfinispanIdempotencyStore) store;
-        CacheTopology t =
-                ispn.cache().getAdvancedCache().getDistributionManager().getCacheTopology();
-        return t.getTopologyId() + " " + t.getPhase() + " "
-                + t.getCurrentCH().getMembers().size() + " "
-                + (t.getPendingCH() == null
-                        ? "none"
-                        : String.valueOf(t.getPendingCH().getMembers().size()));
+    @Path("leader")
+    public String leader() {
+        String leader = ((InfinispanClusterStore) store).leader();
+        return leader == null ? "none" : leader;
     }
 }

@@ -1,0 +1,551 @@
+package dev.idempotency.stores.infinispan;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.core.CurrentOperation;
+import dev.idempotency.core.GlobalSettings;
+import dev.idempotency.core.RecordLifecycle;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordStatus;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import org.infinispan.factories.GlobalComponentRegistry;
+import org.infinispan.manager.EmbeddedCacheManager;
+import org.infinispan.remoting.transport.Transport;
+import org.infinispan.remoting.transport.jgroups.JGroupsTransport;
+import org.jgroups.Address;
+import org.jgroups.JChannel;
+import org.jgroups.View;
+import org.jgroups.fork.ForkChannel;
+import org.jgroups.protocols.raft.ELECTION;
+import org.jgroups.protocols.raft.FileBasedLog;
+import org.jgroups.protocols.raft.RAFT;
+import org.jgroups.protocols.raft.REDIRECT;
+import org.jgroups.protocols.raft.Role;
+import org.jgroups.raft.RaftHandle;
+import org.jgroups.util.ExtendedUUID;
+import org.jgroups.util.Util;
+
+/**
+ * The store of a cluster of Infinispan nodes: the records are a RAFT state machine ({@link RecordSet})
+ * replicated to every member over the cache manager's own JGroups channel (jgroups-raft, the RAFT
+ * implementation that Infinispan itself integrates).
+ *
+ * <p>The rules, which hold whatever the members do (join, leave, crash, split):
+ *
+ * <ol>
+ *   <li>Every claim, complete, release and delete is one RAFT command. The leader appends it to its
+ *       log, a majority of the members stores it, and then every member applies it in log order, where
+ *       {@link RecordLifecycle} decides it on the state every earlier command left. The caller gets the
+ *       leader's decision. So two claims of one key can never both win, and a completed outcome is
+ *       never lost while a majority of the members keeps its log.
+ *   <li>Without a majority (a minority side of a split, or too many members down) nothing commits: a
+ *       claim gets {@link IdempotencyStoreUnavailableException} (503) within {@code write-timeout} and
+ *       its caller does not run.
+ *   <li>A claim whose answer did not arrive in time is refused (503) although it may still commit: it
+ *       then holds the key until its lease ends (a retry gets 409 meanwhile), and nothing ran.
+ *   <li>A complete or release whose answer did not arrive is sent again for up to {@link
+ *       #SETTLE_PATIENCE}; a complete sent again accepts its own COMPLETED record as done.
+ *   <li>A duplicate of a key that this member already holds COMPLETED is answered from this member's
+ *       copy without a command (a COMPLETED record is final until it expires). Any other duplicate
+ *       is decided by the leader.
+ *   <li>{@link #read} asks the leader (a read-only RAFT request), so it sees every write that returned
+ *       before it, on any member.
+ * </ol>
+ *
+ * <p>Each member keeps its log in {@code state-dir}; a member that restarts reads it back, and then
+ * receives what it missed from the leader.
+ */
+public final class InfinispanClusterStore implements IdempotencyStore, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(InfinispanClusterStore.class.getName());
+
+    /**
+     * How long a complete or release keeps trying when no answer comes (no leader, a leader that died
+     * with the command in flight). The operation already ran: an outcome that is not stored lets a
+     * retry run it again once the lease ends, so waiting out a failover is worth more than answering
+     * fast.
+     */
+    static final Duration SETTLE_PATIENCE = Duration.ofMinutes(2);
+
+    /** Log size at which a member writes a snapshot of its records and truncates its log. */
+    static final long MAX_LOG_BYTES = 64L * 1024 * 1024;
+
+    /**
+     * What a cluster store needs besides its cache manager.
+     *
+     * @param name the record set's name ({@code idempotency.infinispan.cache}): stores of one name on the
+     *     members share their records
+     * @param raftId this member's RAFT id, one of {@code members}
+     * @param members every member's RAFT id; a majority of them must be up for writes to commit
+     * @param stateDir the directory of this member's RAFT log and snapshots
+     * @param fsync whether every log append is forced to disk before it counts
+     * @param writeTimeout how long a command waits for its answer
+     * @param claimGrace how long an IN_PROGRESS record outlives its lease, so a late owner can complete
+     * @param joined which operations complete inside the caller's JTA transaction ({@code
+     *     idempotency.infinispan.transaction}; see {@link #complete})
+     */
+    public record Options(
+            String name,
+            String raftId,
+            List<String> members,
+            Path stateDir,
+            boolean fsync,
+            Duration writeTimeout,
+            Duration claimGrace,
+            Predicate<String> joined) {}
+
+    private final EmbeddedCacheManager manager;
+    private final Options options;
+    private final Clock clock;
+    private final Runnable onClose;
+    private final RecordSet records = new RecordSet();
+    private final ForkChannel channel;
+    private final RaftHandle raft;
+
+    /** Requests sent to the leader, by operation ("claim", "complete", "read", ...). */
+    private final Map<String, LongAdder> sent = new ConcurrentHashMap<>();
+
+    /** Looked up on first use by an operation in the joined mode. */
+    private volatile TransactionSynchronizationRegistry registry;
+
+    /** Set while commands fail, so that an outage is logged once when it starts and once when it ends. */
+    private final AtomicBoolean failing = new AtomicBoolean();
+
+    /**
+     * Joins this member's RAFT group on the manager's channel. The manager's transport must have been
+     * configured with {@code options.raftId()} as its node name and {@code options.members()} as its
+     * RAFT members ({@link InfinispanStores} does it), which gives every member an address that
+     * carries its RAFT id.
+     *
+     * @param onClose what {@link #close()} stops besides this store's channel (the cache manager this
+     *     store created), or {@code null}
+     */
+    public InfinispanClusterStore(EmbeddedCacheManager manager, Options options, Clock clock, Runnable onClose) {
+        this.manager = manager;
+        this.options = options;
+        this.clock = clock;
+        this.onClose = onClose;
+        Transport transport = GlobalComponentRegistry.componentOf(manager, Transport.class);
+        if (!(transport instanceof JGroupsTransport jgroups)) {
+            throw new IllegalStateException("the Infinispan cache manager has no JGroups transport: " + transport);
+        }
+        JChannel main = jgroups.getChannel();
+        String stack = "idempotency-" + options.name();
+        RAFT protocol = new RAFT()
+                .raftId(options.raftId())
+                .members(options.members())
+                .logClass(FileBasedLog.class.getName())
+                .logDir(options.stateDir().toAbsolutePath().toString())
+                .logPrefix(stack + "-" + options.raftId().replaceAll("[^A-Za-z0-9._-]", "_"))
+                .maxLogSize(MAX_LOG_BYTES)
+                // Not send_commits_immediately: measured, it floods the leader's processing queue
+                // (11 claims/s on one thread instead of 1,200, "processing queue is full" with 16).
+                // Followers learn of a commit with the next append or heartbeat instead; their own
+                // copies serve only answers a stale copy cannot get wrong (see claim).
+                .logUseFsync(options.fsync());
+        try {
+            // ELECTION, as Infinispan's own RAFT channels use, not ELECTION2: a member's RAFT stack is a
+            // fork that starts only after its channel joined the view, and ELECTION2's pre-vote, which
+            // waits for an answer from every member of the view, then never completes (measured: no
+            // leader after 60 s). ELECTION's coordinator asks again until a majority answers.
+            channel = new ForkChannel(main, stack, stack, new ELECTION(), protocol, new REDIRECT());
+            raft = new RaftHandle(channel, records);
+            raft.addRoleListener(role -> {
+                if (role == Role.Leader) {
+                    announceLeadership();
+                }
+            });
+            channel.connect(stack);
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "could not join the RAFT group '" + stack + "' as '" + options.raftId() + "' with its log in "
+                            + options.stateDir() + ": " + e,
+                    e);
+        }
+    }
+
+    /** The cache manager whose channel this store uses. */
+    public EmbeddedCacheManager cacheManager() {
+        return manager;
+    }
+
+    /** This member's RAFT id. */
+    public String raftId() {
+        return options.raftId();
+    }
+
+    /** Every member's RAFT id. */
+    public List<String> members() {
+        return options.members();
+    }
+
+    /** The members this node currently sees, itself included. */
+    public int visibleMembers() {
+        View v = channel.getView();
+        return v == null ? 0 : v.size();
+    }
+
+    /**
+     * Whether this member knows a RAFT leader that it can currently reach: the condition for claims to
+     * commit. A member cut off from the majority loses it once its failure detection notices.
+     */
+    public boolean hasLeader() {
+        Address leader = raft.leader();
+        View v = channel.getView();
+        return leader != null && v != null && v.containsMember(leader);
+    }
+
+    /** This member's own copy of a key's record, without asking the leader (it may lag). */
+    IdempotencyRecord localCopy(String key) {
+        return records.local(key);
+    }
+
+    /** The RAFT id of the leader this member follows, or {@code null} while it knows none. */
+    public String leader() {
+        Address a = raft.leader();
+        if (a instanceof ExtendedUUID u && u.get(RAFT.raft_id_key) != null) {
+            return Util.bytesToString(u.get(RAFT.raft_id_key));
+        }
+        return a == null ? null : a.toString();
+    }
+
+    /** How many records this member holds, live or not (every member holds all of them). */
+    public int localSize() {
+        return records.size();
+    }
+
+    @Override
+    public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        Instant now = clock.instant();
+        IdempotencyRecord mine = records.local(key);
+        if (mine != null && mine.status() == RecordStatus.COMPLETED && RecordLifecycle.isLive(mine, now)) {
+            return ClaimResult.existing(mine); // final until it expires: a stale copy cannot be wrong
+        }
+        if (mine != null && RecordLifecycle.isLive(mine, now)) {
+            // In progress on this copy: ask the leader (a read, no log entry) before claiming, so the
+            // duplicates of a running call never write.
+            IdempotencyRecord current = readFromLeader(key);
+            if (current != null && !RecordLifecycle.isClaimable(current, now)) {
+                return ClaimResult.existing(current);
+            }
+        }
+        return RecordSet.claimResult(send("claim", key, RecordSet.claim(key, owner, fingerprint, now, lease)));
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> read(String key) {
+        IdempotencyRecord r = readFromLeader(key);
+        return RecordLifecycle.isLive(r, clock.instant()) ? Optional.of(r) : Optional.empty();
+    }
+
+    /**
+     * Stores the owner's outcome. For an operation in the joined mode, inside the caller's JTA
+     * transaction, in two steps: now a {@code prepare} (the claim keeps the outcome aside and holds the
+     * key for {@code ttl}), and once the transaction ended, from its synchronization, the outcome is
+     * committed if the transaction committed, or the claim released if it rolled back. A node that dies
+     * between the two leaves the key refused (409) until its retention ends: whether the operation's
+     * effect committed is unknown then, so the key is neither replayed nor run again (an operator can
+     * release it after checking). In the separate mode, and in both after a lost answer, see the class
+     * Javadoc.
+     */
+    @Override
+    public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+        String operation = CurrentOperation.name();
+        if (operation != null && options.joined().test(operation)) {
+            return completeJoined(operation, key, owner, outcome, ttl);
+        }
+        return persistently(
+                "complete",
+                key,
+                retry -> RecordSet.booleanResult(
+                        send("complete", key, RecordSet.complete(key, owner, outcome, clock.instant(), ttl, retry))));
+    }
+
+    private boolean completeJoined(String operation, String key, String owner, byte[] outcome, Duration ttl) {
+        TransactionSynchronizationRegistry registry = registry(operation);
+        int status = registry.getTransactionStatus();
+        if (status != Status.STATUS_ACTIVE) {
+            throw new IdempotencyConfigurationException("Operation '" + operation + "' uses the joined transaction"
+                    + " mode ('" + InfinispanStores.TRANSACTION + "'), but no JTA transaction is active when its"
+                    + " outcome is stored (status " + status + "). The CDI interceptor runs at priority "
+                    + GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY + " unless configured, outside @Transactional"
+                    + " (200): guard an EJB with container-managed transactions, set '"
+                    + GlobalSettings.INTERCEPTOR_PRIORITY + "' above 200 (e.g. 1000) so it runs inside"
+                    + " @Transactional, call the method from inside a transaction, or use the separate mode for"
+                    + " this operation.");
+        }
+        // Registered before the prepare: however the prepare ends (stored, refused, or no answer), the
+        // transaction's end settles the claim.
+        registry.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {}
+
+            @Override
+            public void afterCompletion(int end) {
+                settleJoined(key, owner, ttl, end == Status.STATUS_COMMITTED);
+            }
+        });
+        return RecordSet.booleanResult(
+                send("prepare", key, RecordSet.prepare(key, owner, outcome, clock.instant(), ttl)));
+    }
+
+    /**
+     * After the caller's transaction: commits the prepared outcome, or releases the claim. A failure
+     * here cannot reach the caller any more (the transaction is over), so it is logged: an operator
+     * must look.
+     */
+    private void settleJoined(String key, String owner, Duration ttl, boolean committed) {
+        try {
+            if (committed) {
+                boolean stored = persistently(
+                        "commit",
+                        key,
+                        retry -> RecordSet.booleanResult(send(
+                                "commit", key, RecordSet.commitPrepared(key, owner, clock.instant(), ttl, retry))));
+                if (!stored) {
+                    LOG.log(
+                            System.Logger.Level.DEBUG,
+                            "Infinispan cluster: the prepared outcome of key {0} was not the owner''s any more",
+                            hash(key));
+                }
+            } else {
+                persistently(
+                        "release",
+                        key,
+                        retry -> RecordSet.booleanResult(send("release", key, RecordSet.release(key, owner))));
+            }
+        } catch (RuntimeException e) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Infinispan cluster: the " + (committed ? "committed" : "rolled back") + " transaction of key "
+                            + hash(key) + " could not be settled within " + SETTLE_PATIENCE.toMinutes()
+                            + " minutes; the key stays refused (in progress) until its retention ends. "
+                            + (committed
+                                    ? "The operation's effect committed: leave the key, or read its record."
+                                    : "The operation's effect rolled back: release the key so that a retry runs.")
+                            + " Cause: " + e,
+                    e);
+        }
+    }
+
+    @Override
+    public boolean joinsCallerTransaction(String operation) {
+        return options.joined().test(operation);
+    }
+
+    private TransactionSynchronizationRegistry registry(String operation) {
+        TransactionSynchronizationRegistry r = registry;
+        if (r == null) {
+            try {
+                r = (TransactionSynchronizationRegistry)
+                        new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
+            } catch (NamingException e) {
+                throw new IdempotencyConfigurationException(
+                        "Operation '" + operation + "' uses the joined transaction mode ('"
+                                + InfinispanStores.TRANSACTION + "'), which needs"
+                                + " java:comp/TransactionSynchronizationRegistry; this server does not provide it."
+                                + " Use the separate mode.",
+                        e);
+            }
+            registry = r;
+        }
+        return r;
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        // Sent again after a lost answer, a release that was applied finds nothing of its owner: false,
+        // and the claim is gone either way.
+        return persistently(
+                "release", key, retry -> RecordSet.booleanResult(send("release", key, RecordSet.release(key, owner))));
+    }
+
+    @Override
+    public boolean deleteCompleted(String key, String owner) {
+        return RecordSet.booleanResult(send("delete", key, RecordSet.delete(key, owner)));
+    }
+
+    /**
+     * Deletes up to {@code max} records whose retention (or lease plus grace) ended, by one command
+     * that every member applies; sends nothing when this member holds no such record.
+     */
+    @Override
+    public int purgeExpired(int max) {
+        Instant now = clock.instant();
+        if (max <= 0 || !records.hasDead(now, options.claimGrace())) {
+            return 0;
+        }
+        return RecordSet.intResult(send("purge", null, RecordSet.purge(now, options.claimGrace(), max)));
+    }
+
+    /** Leaves the RAFT group; stops the cache manager if this store started it. */
+    @Override
+    public void close() {
+        try {
+            channel.disconnect();
+            channel.close();
+        } finally {
+            if (onClose != null) {
+                onClose.run();
+            }
+        }
+    }
+
+    /**
+     * How many requests for {@code operation} this member sent to the RAFT leader: commands ({@code
+     * claim}, {@code complete}, {@code release}, {@code delete}, {@code purge}), each a log entry, and
+     * read-only requests ({@code read}, which a claim of a key in progress sends as well).
+     */
+    public long requestsSent(String operation) {
+        LongAdder n = sent.get(operation);
+        return n == null ? 0 : n.sum();
+    }
+
+    // ---------------------------------------------------------------- RAFT round trips
+
+    /**
+     * Commits a no-op as this member starts leading ({@link RecordSet#noop}), from another thread: the
+     * role change is reported from inside RAFT. Tried for a few seconds while the new role settles.
+     */
+    private void announceLeadership() {
+        Thread announcer = new Thread(() -> {
+            byte[] noop = RecordSet.noop();
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < deadline && raft.isLeader()) {
+                try {
+                    raft.setAsync(noop, 0, noop.length, null)
+                            .get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                    return;
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    LOG.log(
+                            System.Logger.Level.DEBUG,
+                            "RAFT no-op of a new leader not committed yet: {0}",
+                            e.toString());
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException interrupted) {
+                        return;
+                    }
+                }
+            }
+        });
+        announcer.setName("idempotency-raft-noop");
+        announcer.setDaemon(true);
+        announcer.start();
+    }
+
+    private IdempotencyRecord readFromLeader(String key) {
+        byte[] query = RecordSet.read(key);
+        return RecordSet.recordResult(await("read", key, () -> raft.getAsync(query, 0, query.length, null)));
+    }
+
+    private byte[] send(String operation, String key, byte[] command) {
+        return await(operation, key, () -> raft.setAsync(command, 0, command.length, null));
+    }
+
+    private interface Request {
+        CompletableFuture<byte[]> start() throws Exception;
+    }
+
+    /**
+     * Sends a request and waits for its answer, at most {@code write-timeout}. Every failure (no
+     * leader, a leader that died or lost its majority, no answer in time) is {@link
+     * IdempotencyStoreUnavailableException}: nothing this call decided was applied as far as it
+     * knows, though a command may still commit later.
+     */
+    private byte[] await(String operation, String key, Request request) {
+        sent.computeIfAbsent(operation, o -> new LongAdder()).increment();
+        Throwable failure;
+        try {
+            byte[] answer = request.start().get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (failing.compareAndSet(true, false)) {
+                LOG.log(System.Logger.Level.INFO, "The idempotency RAFT group ''{0}'' answers again", options.name());
+            }
+            return answer;
+        } catch (TimeoutException e) {
+            failure = e;
+        } catch (ExecutionException e) {
+            failure = e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = e;
+        } catch (Exception e) {
+            failure = e; // RaftLeaderException: no leader known
+        }
+        String why = failure instanceof TimeoutException
+                ? "no answer within " + options.writeTimeout().toMillis() + " ms"
+                : String.valueOf(failure);
+        // Once per outage at WARNING: an operator must look at the cluster (members down, a split).
+        // Every further failure of the same outage at DEBUG.
+        boolean first = failing.compareAndSet(false, true);
+        LOG.log(
+                first ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+                "Infinispan cluster {0} of key {1} failed: {2} (RAFT leader {3}, {4} members visible of {5})",
+                operation,
+                key == null ? "-" : hash(key),
+                why,
+                raft.leader(),
+                visibleMembers(),
+                options.members().size());
+        throw new IdempotencyStoreUnavailableException(
+                null,
+                key == null ? null : hash(key),
+                "The Infinispan idempotency cluster did not commit the " + operation + " (" + why + "): a majority of"
+                        + " its " + options.members().size() + " members must be up and reachable from each other"
+                        + " (idempotency.infinispan.initial-hosts). The call did not run; retry it.",
+                failure);
+    }
+
+    /**
+     * Runs a complete or release again after it failed for want of an answer, until it succeeds or
+     * {@link #SETTLE_PATIENCE} has passed; {@code attempt} is told whether an earlier attempt may have
+     * been applied.
+     */
+    private <T> T persistently(String operation, String key, Function<Boolean, T> attempt) {
+        long deadline = System.nanoTime() + SETTLE_PATIENCE.toNanos();
+        for (boolean retry = false; ; retry = true) {
+            try {
+                return attempt.apply(retry);
+            } catch (IdempotencyStoreUnavailableException e) {
+                if (System.nanoTime() >= deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Keys are already SHA-256 hex; a prefix is enough to correlate log lines. */
+    private static String hash(String key) {
+        return key.length() > 12 ? key.substring(0, 12) : key;
+    }
+}
