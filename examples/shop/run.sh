@@ -121,6 +121,8 @@ if [ "$store" = infinispan ] && [ -n "$node" ]; then
     "-Didempotency.infinispan.bind-address=127.0.0.1"
     "-Didempotency.infinispan.bind-port=$((jgroups_port + node))"
     "-Didempotency.infinispan.initial-hosts=$hosts"
+    # The node's RAFT log: it outlives the process, so a restarted node rejoins with what it had.
+    "-Didempotency.infinispan.state-dir=$target/raft-state"
   )
 fi
 

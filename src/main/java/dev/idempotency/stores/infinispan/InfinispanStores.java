@@ -19,6 +19,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.infinispan.Cache;
@@ -96,6 +97,14 @@ public final class InfinispanStores {
     /** Placeholder of the shipped XML: the JGroups TCP port; with the address, the RAFT id. */
     public static final String BIND_PORT = "idempotency.infinispan.bind-port";
 
+    /**
+     * Config key: this node's RAFT id, one of the members named by {@link #INITIAL_HOSTS} ({@code
+     * host:port}). Default: {@code bind-address:bind-port}. Set it where a node's address changes across
+     * restarts (a Kubernetes pod, say): its stable host name and port, listed the same way in {@code
+     * initial-hosts}.
+     */
+    public static final String NODE_NAME = "idempotency.infinispan.node-name";
+
     /** Placeholder of the shipped XML: every member's {@code address[port]}; the RAFT members. */
     public static final String INITIAL_HOSTS = "idempotency.infinispan.initial-hosts";
 
@@ -132,6 +141,8 @@ public final class InfinispanStores {
             List.of(RAFT_PROBE, "org.jgroups.protocols.raft.ELECTION", "org.jgroups.protocols.raft.REDIRECT");
 
     private static final Pattern HOST = Pattern.compile("\\s*([^\\[\\],\\s]+)\\s*\\[\\s*(\\d+)\\s*]\\s*");
+
+    private static final System.Logger LOG = System.getLogger(InfinispanStores.class.getName());
 
     private InfinispanStores() {}
 
@@ -244,6 +255,24 @@ public final class InfinispanStores {
             return manager;
         }
         URL url = locate(config, loader);
+        // Parsed for every attempt to start: a holder carries the transport instance it was built with,
+        // which a failed start leaves stopped.
+        Supplier<ConfigurationBuilderHolder> holders = () -> configuration(config, url, placeholders, loader);
+        ConfigurationBuilderHolder holder = holders.get();
+        if (holder.getGlobalConfigurationBuilder().build().transport().transport() == null) {
+            return new DefaultCacheManager(holder, true);
+        }
+        requireRaft(loader, "The Infinispan configuration '" + config + "' (" + CONFIG + ")");
+        registerRaftTypes(loader);
+        return startClustered(holder, holders);
+    }
+
+    /**
+     * Parses the XML configuration, and gives a clustered one without {@code node-name} and {@code
+     * raft-members} those derived from the placeholders (see the class Javadoc).
+     */
+    private static ConfigurationBuilderHolder configuration(
+            String config, URL url, Properties placeholders, ClassLoader loader) {
         ConfigurationBuilderHolder holder;
         GlobalConfiguration parsed;
         try {
@@ -258,28 +287,73 @@ public final class InfinispanStores {
         GlobalConfigurationBuilder global = holder.getGlobalConfigurationBuilder();
         global.classLoader(loader);
         TransportConfiguration transport = parsed.transport();
-        if (transport.transport() != null) {
-            requireRaft(loader, "The Infinispan configuration '" + config + "' (" + CONFIG + ")");
-            registerRaftTypes(loader);
-            if (transport.nodeName() == null && transport.raftMembers().isEmpty()) {
-                String address = placeholders
-                        .getProperty(BIND_ADDRESS, DEFAULT_BIND_ADDRESS)
-                        .trim();
-                String port =
-                        placeholders.getProperty(BIND_PORT, DEFAULT_BIND_PORT).trim();
-                String self = address + ":" + port;
-                List<String> members = members(placeholders.getProperty(INITIAL_HOSTS, DEFAULT_INITIAL_HOSTS));
-                if (!members.contains(self)) {
-                    throw new IdempotencyConfigurationException("This node binds to " + self + " (" + BIND_ADDRESS
-                            + ", " + BIND_PORT + "), which is not among the members " + members + " that "
-                            + INITIAL_HOSTS + " names. Each node's records are decided by a RAFT majority of"
-                            + " those members: list every node in " + INITIAL_HOSTS + " exactly as it binds"
-                            + " (the same address, not a host name for it), the same list on every node.");
+        if (transport.transport() != null
+                && transport.nodeName() == null
+                && transport.raftMembers().isEmpty()) {
+            String address =
+                    placeholders.getProperty(BIND_ADDRESS, DEFAULT_BIND_ADDRESS).trim();
+            String port = placeholders.getProperty(BIND_PORT, DEFAULT_BIND_PORT).trim();
+            String self =
+                    placeholders.getProperty(NODE_NAME, address + ":" + port).trim();
+            List<String> members = members(placeholders.getProperty(INITIAL_HOSTS, DEFAULT_INITIAL_HOSTS));
+            if (!members.contains(self)) {
+                throw new IdempotencyConfigurationException("This node's RAFT id is " + self + " (" + NODE_NAME
+                        + ", by default " + BIND_ADDRESS + ":" + BIND_PORT + "), which is not among the members "
+                        + members + " that " + INITIAL_HOSTS + " names. Each node's records are decided by a RAFT"
+                        + " majority of those members: list every node in " + INITIAL_HOSTS + " as it names itself"
+                        + " (its bind address, or the host name set in " + NODE_NAME + "), the same list on every"
+                        + " node.");
+            }
+            global.transport().nodeName(self).raftMembers(members);
+        }
+        return holder;
+    }
+
+    /**
+     * How long a node keeps trying to join while the cluster still has its previous process in the view
+     * (a process that was killed and restarted before the others' failure detection excluded it).
+     */
+    static final Duration REJOIN_PATIENCE = Duration.ofSeconds(60);
+
+    /**
+     * Starts the manager, and starts it again while its join is refused because the cluster's view still
+     * holds this node's previous process under the same RAFT id (jgroups-raft's NO_DUPES): the others
+     * exclude a dead process within seconds, and a restart must not fail because it was faster.
+     */
+    private static DefaultCacheManager startClustered(
+            ConfigurationBuilderHolder first, Supplier<ConfigurationBuilderHolder> again) {
+        long deadline = System.nanoTime() + REJOIN_PATIENCE.toNanos();
+        ConfigurationBuilderHolder holder = first;
+        for (boolean logged = false; ; holder = again.get()) {
+            try {
+                return new DefaultCacheManager(holder, true);
+            } catch (RuntimeException e) {
+                if (!isDuplicateMember(e) || System.nanoTime() >= deadline) {
+                    throw e;
                 }
-                global.transport().nodeName(self).raftMembers(members);
+                LOG.log(
+                        logged ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
+                        "The Infinispan cluster still lists this node''s previous process; joining again once it"
+                                + " has been excluded (at most {0} s)",
+                        REJOIN_PATIENCE.toSeconds());
+                logged = true;
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
             }
         }
-        return new DefaultCacheManager(holder, true);
+    }
+
+    private static boolean isDuplicateMember(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SecurityException && String.valueOf(t.getMessage()).contains("duplicate members")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The RAFT members named by an {@code initial-hosts} list: {@code host[port]} becomes {@code host:port}. */

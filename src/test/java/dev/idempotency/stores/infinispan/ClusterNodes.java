@@ -31,11 +31,21 @@ public final class ClusterNodes {
      * @param extra more config keys for every member
      */
     public ClusterNodes(String name, List<Integer> ports, Map<String, String> extra) {
+        this(name, ports, extra, true);
+    }
+
+    /**
+     * @param fresh whether to delete the cluster's RAFT logs first; false for a second handle on the
+     *     cluster of another instance with the same name, such as a member's restart
+     */
+    public ClusterNodes(String name, List<Integer> ports, Map<String, String> extra, boolean fresh) {
         this.cluster = name + "-" + ProcessHandle.current().pid();
         this.ports = ports;
         this.stateDir = Path.of("target", "raft-state", cluster);
         this.extra = extra;
-        deleteTree(stateDir);
+        if (fresh) {
+            deleteTree(stateDir);
+        }
     }
 
     /** Starts the member on {@code port} and returns its store; its log is kept across restarts. */

@@ -13,6 +13,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -118,6 +123,38 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
         }
         assertThat(List.of(nodes[0].raftId(), nodes[1].raftId(), nodes[2].raftId()))
                 .containsExactlyInAnyOrderElementsOf(nodes[0].members());
+    }
+
+    /**
+     * A process that takes the place of a member still in the view (its predecessor killed and not yet
+     * excluded) is refused by the cluster (no two members with one RAFT id); it keeps joining, and joins
+     * once its predecessor is gone, with the log it left.
+     */
+    @Test
+    void aMemberRestartedBeforeTheClusterDroppedItsPredecessorJoinsOnceItIsGone() throws Exception {
+        String k = key();
+        assertThat(nodes[2].claim(k, "before", "fp", LONG).claimed()).isTrue();
+        ClusterNodes same = new ClusterNodes("cluster-store-test", PORTS, Map.of(), false);
+        // The successor binds another port (the predecessor still holds its own in this JVM) under the
+        // predecessor's name, as a restarted process of that member would.
+        Properties sameName = new Properties();
+        sameName.setProperty(InfinispanStores.NODE_NAME, nodes[2].raftId());
+        ExecutorService starter = Executors.newSingleThreadExecutor();
+        try {
+            Future<InfinispanClusterStore> successor =
+                    starter.submit(() -> same.start(TestServices.port(7816), sameName));
+            Thread.sleep(3000);
+            assertThat(successor.isDone())
+                    .as("a second process with a member's RAFT id joined while the member was in the view")
+                    .isFalse();
+            nodes[2].close();
+            nodes[2] = successor.get(90, TimeUnit.SECONDS);
+            ClusterNodes.awaitLeader(Duration.ofSeconds(60), nodes);
+            assertThat(nodes[2].read(k).orElseThrow().owner()).isEqualTo("before");
+            assertThat(nodes[2].claim(k, "after", "fp", LONG).claimed()).isFalse();
+        } finally {
+            starter.shutdownNow();
+        }
     }
 
     @Test

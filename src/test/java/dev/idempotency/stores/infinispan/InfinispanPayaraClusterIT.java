@@ -3,9 +3,11 @@ package dev.idempotency.stores.infinispan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.TestServices;
+import dev.idempotency.it.Deployments;
 import dev.idempotency.stores.infinispan.app.ClusterApp;
 import dev.idempotency.stores.infinispan.app.ExecResource;
 import dev.idempotency.stores.infinispan.app.Executions;
+import dev.idempotency.stores.infinispan.app.JoinedExecutions;
 import dev.idempotency.stores.infinispan.app.PlainApp;
 import java.io.File;
 import java.io.IOException;
@@ -51,7 +53,6 @@ import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.jboss.shrinkwrap.resolver.api.maven.Maven;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -249,49 +250,45 @@ class InfinispanPayaraClusterIT {
     /**
      * Chaos: clients send every new key to all three nodes at once (and again, until one answers 200)
      * while a node is killed with SIGKILL every {@code ispn.chaos.kill-every} seconds and restarted,
-     * for {@code ispn.chaos.seconds} (CI: 120 s). Executions are rows in PostgreSQL.
+     * for {@code ispn.chaos.seconds} (default 120). Executions are rows in PostgreSQL. Half of the
+     * clients call an operation in the separate mode (its row commits on its own, its outcome is stored
+     * after), half one in the joined mode (an EJB whose row commits in its JTA transaction, the outcome
+     * prepared inside it).
      *
-     * <p>Expected: no key ever has two winners; a key runs a second time only if the node that ran it
-     * first was killed after running it and before its outcome was stored (the window of a store that
-     * does not commit with the operation's own transaction, docs/infinispan-store.md), every
-     * acknowledged key has its row, and every 200 of a key, on any node, is the same body.
+     * <p>Expected, on both: no key has two winners; every acknowledged key has its row, every 200 of a
+     * key is the same body, and afterwards every node replays every acknowledged key without running
+     * it. In the joined mode no key ever runs twice. In the separate mode a key may run a second time
+     * only if the node that ran it first was killed after running it and before its outcome was
+     * stored (the window of a store outside the operation's transaction, docs/infinispan-store.md);
+     * the test counts those.
      */
     @Test
     @Order(4)
-    void keysSentToAllNodesWhileNodesAreKilledRunTwiceOnlyWhenTheirNodeDiedMidCall() throws Exception {
-        // Not in the default build: on Infinispan 16.1.4 it still finds, in about one run of three,
-        // a key run on two nodes at once right after a killed node's orphaned lock is released
-        // (docs/infinispan-store.md, "Membership changes"; issue 13). Run it with
-        // -Dispn.chaos.seconds=120.
-        long seconds = Long.getLong("ispn.chaos.seconds", 0);
-        Assumptions.assumeTrue(
-                seconds > 0,
-                "the chaos run is opt-in (-Dispn.chaos.seconds=120): it still fails on a known open defect");
-        Duration length = Duration.ofSeconds(seconds);
+    void keysSentToAllNodesWhileNodesAreKilledNeverRunTwiceInTheJoinedMode() throws Exception {
+        Duration length = Duration.ofSeconds(Long.getLong("ispn.chaos.seconds", 120));
         Duration killEvery = Duration.ofSeconds(Long.getLong("ispn.chaos.kill-every", 20));
         Path clusterWar = WORK.resolve("cluster.war");
         // The previous test killed node 2.
         restart(2, clusterWar);
 
-        String prefix = RUN + "-c";
-        AtomicInteger nextKey = new AtomicInteger();
-        Map<String, List<String>> bodies = new ConcurrentHashMap<>();
-        Map<String, AtomicInteger> statuses = new ConcurrentHashMap<>();
-        List<String> unanswered = Collections.synchronizedList(new ArrayList<>());
+        Mode separate = new Mode("separate", "/cluster/api/chaos/", RUN + "-c");
+        Mode joined = new Mode("joined", "/cluster/api/chaos-joined/", RUN + "-j");
         List<long[]> kills = Collections.synchronizedList(new ArrayList<>());
         // The run lasts `length`, and longer if needed for two kills (restarts are slow on a busy
         // machine), but never more than 6 minutes beyond it.
-        long end = System.nanoTime() + length.toNanos();
+        long started = System.nanoTime();
+        long end = started + length.toNanos();
         long hardEnd = end + Duration.ofMinutes(6).toNanos();
         AtomicBoolean sending = new AtomicBoolean(true);
         ExecutorService clients = Executors.newFixedThreadPool(4);
         List<Future<?>> running = new ArrayList<>();
         for (int c = 0; c < 4; c++) {
+            Mode mode = c % 2 == 0 ? separate : joined;
             running.add(clients.submit(() -> {
                 while (sending.get() && System.nanoTime() < hardEnd) {
-                    String key = prefix + nextKey.getAndIncrement();
-                    if (!sendUntilAnswered(key, Duration.ofSeconds(40), bodies, statuses)) {
-                        unanswered.add(key);
+                    String key = mode.prefix + mode.next.getAndIncrement();
+                    if (!sendUntilAnswered(mode, key, Duration.ofSeconds(40))) {
+                        mode.unanswered.add(key);
                     }
                 }
                 return null;
@@ -320,17 +317,86 @@ class InfinispanPayaraClusterIT {
             f.get(2, TimeUnit.MINUTES);
         }
         clients.shutdown();
+        long sendingSeconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
         for (int n = 0; n < NODES; n++) {
             awaitBody(n, "/cluster/api/members", b -> b.equals("3 AVAILABLE"), Duration.ofSeconds(150));
         }
 
-        // Rows per key, in order; a second row must be explained by a kill of the first row's node
-        // between the two.
+        List<String> report = new ArrayList<>();
+        report.add("chaos: " + sendingSeconds + " s, kills " + kills.size() + " "
+                + kills.stream().map(k -> "node-" + k[0] + "@" + k[1]).toList());
+        Verdict s = judge(separate, kills);
+        Verdict j = judge(joined, kills);
+        report.add(s.summary);
+        report.add(j.summary);
+        report.forEach(System.out::println);
+        Files.write(WORK.resolve("chaos-" + RUN + ".txt"), report);
+
+        assertThat(kills).as("nodes killed during the run").hasSizeGreaterThanOrEqualTo(2);
+        for (Verdict v : List.of(s, j)) {
+            assertThat(v.mode.bodies.size())
+                    .as("%s: keys acknowledged", v.mode.name)
+                    .isGreaterThan(50);
+            assertThat(v.acknowledgedWithoutRow)
+                    .as("%s: keys answered 200 without a row", v.mode.name)
+                    .isEmpty();
+            assertThat(v.differentBodies)
+                    .as("%s: keys answered 200 with different bodies", v.mode.name)
+                    .isEmpty();
+            assertThat(v.badReplays)
+                    .as("%s: replays that differ from the first 200", v.mode.name)
+                    .isEmpty();
+            assertThat(v.rowsAfterReplays)
+                    .as("%s: rows after the replays", v.mode.name)
+                    .isEqualTo(v.rows);
+            assertThat(v.unexplained)
+                    .as(
+                            "%s: keys run again although the node that ran them first was not killed in between",
+                            v.mode.name)
+                    .isEmpty();
+        }
+        assertThat(j.explained).as("joined: keys run twice").isEmpty();
+    }
+
+    /** One guarded operation of the chaos run, and what its clients saw. */
+    private static final class Mode {
+        final String name;
+        final String path;
+        final String prefix;
+        final AtomicInteger next = new AtomicInteger();
+        final Map<String, List<String>> bodies = new ConcurrentHashMap<>();
+        final Map<String, AtomicInteger> statuses = new ConcurrentHashMap<>();
+        final List<String> unanswered = Collections.synchronizedList(new ArrayList<>());
+
+        Mode(String name, String path, String prefix) {
+            this.name = name;
+            this.path = path;
+            this.prefix = prefix;
+        }
+    }
+
+    /** What the rows, answers and replays of one mode's keys show. */
+    private record Verdict(
+            Mode mode,
+            int rows,
+            int rowsAfterReplays,
+            List<String> explained,
+            List<String> unexplained,
+            List<String> acknowledgedWithoutRow,
+            List<String> differentBodies,
+            List<String> badReplays,
+            String summary) {}
+
+    /**
+     * Reads the rows of a mode's keys; a second row of a key counts as explained if the node that ran it
+     * first was killed between the two. Then replays every acknowledged key on every node.
+     */
+    private static Verdict judge(Mode mode, List<long[]> kills) throws Exception {
         Map<String, List<Object[]>> rows = new HashMap<>();
         try (Connection c = DriverManager.getConnection(PG, "postgres", "");
                 PreparedStatement ps = c.prepareStatement("SELECT key, node, (extract(epoch FROM at) * 1000)::bigint"
                         + " FROM ispn_exec WHERE key LIKE ? ORDER BY key, at, id")) {
-            ps.setString(1, prefix + "%");
+            ps.setString(1, mode.prefix + "%");
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     rows.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
@@ -355,7 +421,7 @@ class InfinispanPayaraClusterIT {
         }
         List<String> acknowledgedWithoutRow = new ArrayList<>();
         List<String> differentBodies = new ArrayList<>();
-        for (Map.Entry<String, List<String>> e : bodies.entrySet()) {
+        for (Map.Entry<String, List<String>> e : mode.bodies.entrySet()) {
             if (!rows.containsKey(e.getKey())) {
                 acknowledgedWithoutRow.add(e.getKey());
             }
@@ -363,15 +429,15 @@ class InfinispanPayaraClusterIT {
                 differentBodies.add(e.getKey() + ": " + e.getValue());
             }
         }
+        int rowCount = rows.values().stream().mapToInt(List::size).sum();
         // Every acknowledged key replays its body on every node, and nothing runs again.
-        int rowsBefore = rows.values().stream().mapToInt(List::size).sum();
         ExecutorService replays = Executors.newFixedThreadPool(6);
         List<Future<String>> replayed = new ArrayList<>();
-        for (Map.Entry<String, List<String>> e : bodies.entrySet()) {
+        for (Map.Entry<String, List<String>> e : mode.bodies.entrySet()) {
             for (int n = 0; n < NODES; n++) {
                 int node = n;
                 replayed.add(replays.submit(() -> {
-                    HttpResponse<String> r = send(node, postRequest(node, "/cluster/api/chaos/" + e.getKey()));
+                    HttpResponse<String> r = send(node, postRequest(node, mode.path + e.getKey()));
                     return r.statusCode() == 200 && r.body().equals(e.getValue().get(0))
                             ? null
                             : e.getKey() + " on node " + node + ": " + r.statusCode() + " " + r.body();
@@ -386,42 +452,36 @@ class InfinispanPayaraClusterIT {
             }
         }
         replays.shutdown();
-        int rowsAfter = executions(prefix + "%").values().stream()
+        int rowsAfter = executions(mode.prefix + "%").values().stream()
                 .mapToInt(Integer::intValue)
                 .sum();
-
-        System.out.println("chaos: " + length.toSeconds() + " s or more, kills " + kills.size() + " "
-                + kills.stream().map(k -> "node-" + k[0] + "@" + k[1]).toList() + ", keys sent " + nextKey.get()
-                + ", acknowledged " + bodies.size() + ", not answered within 40 s " + unanswered.size()
-                + ", statuses " + statuses + ", keys with a row " + rows.size() + ", rows " + rowsBefore
-                + ", runs after the first explained by a kill of the first node " + explained.size() + " "
-                + explained + ", unexplained " + doubles);
-        assertThat(kills).as("nodes killed during the run").hasSizeGreaterThanOrEqualTo(2);
-        assertThat(bodies.size()).as("keys acknowledged").isGreaterThan(100);
-        assertThat(doubles)
-                .as("keys run again although the node that ran them first was not killed in between")
-                .isEmpty();
-        assertThat(acknowledgedWithoutRow).as("keys answered 200 without a row").isEmpty();
-        assertThat(differentBodies)
-                .as("keys answered 200 with different bodies")
-                .isEmpty();
-        assertThat(badReplays).as("replays that differ from the first 200").isEmpty();
-        assertThat(rowsAfter).as("rows after the replays").isEqualTo(rowsBefore);
+        String summary = mode.name + ": keys sent " + mode.next.get() + ", acknowledged " + mode.bodies.size()
+                + ", not answered within 40 s " + mode.unanswered.size() + ", statuses " + mode.statuses
+                + ", keys with a row " + rows.size() + ", rows " + rowCount
+                + ", runs after the first explained by a kill of the first node " + explained.size() + " " + explained
+                + ", unexplained " + doubles;
+        return new Verdict(
+                mode,
+                rowCount,
+                rowsAfter,
+                explained,
+                doubles,
+                acknowledgedWithoutRow,
+                differentBodies,
+                badReplays,
+                summary);
     }
 
     /**
      * Sends {@code key} to all three nodes at once, again every 300 ms until one answers 200 or {@code
      * limit} passed; records every 200 body and every status (a node that is down counts as "down").
      */
-    private static boolean sendUntilAnswered(
-            String key, Duration limit, Map<String, List<String>> bodies, Map<String, AtomicInteger> statuses)
-            throws InterruptedException {
+    private static boolean sendUntilAnswered(Mode mode, String key, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
             List<CompletableFuture<HttpResponse<String>>> three = new ArrayList<>();
             for (int n = 0; n < NODES; n++) {
-                three.add(http.sendAsync(
-                        postRequest(n, "/cluster/api/chaos/" + key), HttpResponse.BodyHandlers.ofString()));
+                three.add(http.sendAsync(postRequest(n, mode.path + key), HttpResponse.BodyHandlers.ofString()));
             }
             boolean answered = false;
             for (CompletableFuture<HttpResponse<String>> f : three) {
@@ -430,14 +490,15 @@ class InfinispanPayaraClusterIT {
                     HttpResponse<String> r = f.get(100, TimeUnit.SECONDS);
                     status = String.valueOf(r.statusCode());
                     if (r.statusCode() == 200) {
-                        bodies.computeIfAbsent(key, k -> Collections.synchronizedList(new ArrayList<>()))
+                        mode.bodies
+                                .computeIfAbsent(key, k -> Collections.synchronizedList(new ArrayList<>()))
                                 .add(r.body());
                         answered = true;
                     }
                 } catch (ExecutionException | TimeoutException e) {
                     status = "down";
                 }
-                statuses.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
+                mode.statuses.computeIfAbsent(status, x -> new AtomicInteger()).incrementAndGet();
             }
             if (answered) {
                 return true;
@@ -479,7 +540,7 @@ class InfinispanPayaraClusterIT {
     private static WebArchive clusterWar() {
         File[] libs = Maven.resolver()
                 .loadPomFromFile("pom.xml")
-                .resolve("org.infinispan:infinispan-core", "org.postgresql:postgresql")
+                .resolve("org.infinispan:infinispan-core")
                 .withTransitivity()
                 .asFile();
         // The server provides the Jakarta Transactions API.
@@ -492,11 +553,11 @@ class InfinispanPayaraClusterIT {
                 .resolve("org.jgroups:jgroups-raft")
                 .withoutTransitivity()
                 .asFile();
-        return ShrinkWrap.create(WebArchive.class, "cluster.war")
+        WebArchive war = ShrinkWrap.create(WebArchive.class, "cluster.war")
                 .addAsLibrary(projectJar())
                 .addAsLibraries(kept)
                 .addAsLibraries(raft)
-                .addClasses(ClusterApp.class, Executions.class, ExecResource.class)
+                .addClasses(ClusterApp.class, Executions.class, ExecResource.class, JoinedExecutions.class)
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
                 .addAsResource(
                         new StringAsset(String.join(
@@ -507,8 +568,11 @@ class InfinispanPayaraClusterIT {
                                 "idempotency.infinispan.initial-hosts=127.0.0.1[" + JGROUPS[0] + "],127.0.0.1["
                                         + JGROUPS[1] + "],127.0.0.1[" + JGROUPS[2] + "]",
                                 "idempotency.lease=PT3S",
+                                "idempotency.infinispan.transaction.ispn-it.chaos-joined=joined",
                                 "")),
                         "META-INF/microprofile-config.properties");
+        // The joined operation's rows commit in its JTA transaction: a data source of the server.
+        return Deployments.withPostgres(war, "java:app/jdbc/chaos");
     }
 
     private static WebArchive plainWar() {

@@ -63,6 +63,25 @@ public class ExecResource {
         }
     }
 
+    @Inject
+    JoinedExecutions joined;
+
+    /**
+     * Runs (or replays) {@link JoinedExecutions#chaosJoined}; 409 while another call holds the key (or
+     * while its node's death left it in doubt), 503 when the store is unavailable.
+     */
+    @POST
+    @Path("chaos-joined/{key}")
+    public Response chaosJoined(@PathParam("key") String key) throws Exception {
+        try {
+            return Response.ok(joined.chaosJoined(key)).build();
+        } catch (IdempotencyInProgressException e) {
+            return Response.status(409).entity("in progress").build();
+        } catch (IdempotencyStoreUnavailableException e) {
+            return Response.status(503).entity("unavailable").build();
+        }
+    }
+
     /**
      * How many members this node sees, and whether its RAFT group has a leader it can reach
      * ({@code AVAILABLE}, else {@code DEGRADED_MODE}): "3 AVAILABLE" once the cluster serves claims.
