@@ -12,8 +12,8 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * Readiness of the idempotency store, named {@value #NAME}: UP when the store answers a read of a key
  * that does not exist, DOWN when the read fails. That one read is the store's own test of what it
- * needs: on the JPA store a connection and the table, on a clustered Infinispan cache a partition that
- * may read (a minority partition refuses), on Redis a reachable server. While it is DOWN, guarded
+ * needs: on the JPA store a connection and the table, on an Infinispan cluster a RAFT leader that a
+ * majority still follows (a node cut off from the majority has none), on Redis a reachable server. While it is DOWN, guarded
  * calls get the store-unavailable outcome (503), so a load balancer should stop sending traffic.
  *
  * <p>Not a bean by itself (no bean-defining annotation): {@link HealthExtension} adds it where

@@ -238,6 +238,10 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
 
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        String operation = CurrentOperation.name();
+        if (operation != null && options.joined().test(operation)) {
+            requireTransaction(operation); // before the call runs: its outcome could not be prepared
+        }
         Instant now = clock.instant();
         IdempotencyRecord mine = records.local(key);
         if (mine != null && mine.status() == RecordStatus.COMPLETED && RecordLifecycle.isLive(mine, now)) {
@@ -284,18 +288,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     }
 
     private boolean completeJoined(String operation, String key, String owner, byte[] outcome, Duration ttl) {
-        TransactionSynchronizationRegistry registry = registry(operation);
-        int status = registry.getTransactionStatus();
-        if (status != Status.STATUS_ACTIVE) {
-            throw new IdempotencyConfigurationException("Operation '" + operation + "' uses the joined transaction"
-                    + " mode ('" + InfinispanStores.TRANSACTION + "'), but no JTA transaction is active when its"
-                    + " outcome is stored (status " + status + "). The CDI interceptor runs at priority "
-                    + GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY + " unless configured, outside @Transactional"
-                    + " (200): guard an EJB with container-managed transactions, set '"
-                    + GlobalSettings.INTERCEPTOR_PRIORITY + "' above 200 (e.g. 1000) so it runs inside"
-                    + " @Transactional, call the method from inside a transaction, or use the separate mode for"
-                    + " this operation.");
-        }
+        TransactionSynchronizationRegistry registry = requireTransaction(operation);
         // Registered before the prepare: however the prepare ends (stored, refused, or no answer), the
         // transaction's end settles the claim.
         registry.registerInterposedSynchronization(new Synchronization() {
@@ -309,6 +302,23 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         });
         return RecordSet.booleanResult(
                 send("prepare", key, RecordSet.prepare(key, owner, outcome, clock.instant(), ttl)));
+    }
+
+    /** The registry of the active JTA transaction that a joined operation needs, or a configuration error. */
+    private TransactionSynchronizationRegistry requireTransaction(String operation) {
+        TransactionSynchronizationRegistry registry = registry(operation);
+        int status = registry.getTransactionStatus();
+        if (status != Status.STATUS_ACTIVE) {
+            throw new IdempotencyConfigurationException("Operation '" + operation + "' uses the joined transaction"
+                    + " mode ('" + InfinispanStores.TRANSACTION + "'), but no JTA transaction is active when its"
+                    + " call is guarded (status " + status + "). The CDI interceptor runs at priority "
+                    + GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY + " unless configured, outside @Transactional"
+                    + " (200): guard an EJB with container-managed transactions, set '"
+                    + GlobalSettings.INTERCEPTOR_PRIORITY + "' above 200 (e.g. 1000) so it runs inside"
+                    + " @Transactional, call the method from inside a transaction, or use the separate mode for"
+                    + " this operation.");
+        }
+        return registry;
     }
 
     /**

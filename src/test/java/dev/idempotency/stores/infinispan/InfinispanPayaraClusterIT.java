@@ -135,6 +135,17 @@ class InfinispanPayaraClusterIT {
     }
 
     @Test
+    @Order(1)
+    void aJoinedOperationCalledWithoutATransactionIsRefusedBeforeItRuns() throws Exception {
+        String key = RUN + "-no-tx";
+        HttpResponse<String> r = send(0, postRequest(0, "/cluster/api/joined-no-tx/" + key));
+        assertThat(r.statusCode()).as("answer: %s", r.body()).isEqualTo(500);
+        assertThat(r.body())
+                .contains("ispn-it.joined-no-tx", "joined", "no JTA transaction is active", "separate mode");
+        assertThat(executions(key)).as("rows of the refused call").isEmpty();
+    }
+
+    @Test
     @Order(2)
     void eachKeySentToAllThreeNodesAtOnceRunsExactlyOnceAndReplaysIdentically() throws Exception {
         long[] logMarks = logSizes();
@@ -569,6 +580,7 @@ class InfinispanPayaraClusterIT {
                                         + JGROUPS[1] + "],127.0.0.1[" + JGROUPS[2] + "]",
                                 "idempotency.lease=PT3S",
                                 "idempotency.infinispan.transaction.ispn-it.chaos-joined=joined",
+                                "idempotency.infinispan.transaction.ispn-it.joined-no-tx=joined",
                                 "")),
                         "META-INF/microprofile-config.properties");
         // The joined operation's rows commit in its JTA transaction: a data source of the server.

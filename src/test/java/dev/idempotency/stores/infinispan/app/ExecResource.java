@@ -1,5 +1,6 @@
 package dev.idempotency.stores.infinispan.app;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.IdempotencyStore;
@@ -65,6 +66,17 @@ public class ExecResource {
 
     @Inject
     JoinedExecutions joined;
+
+    /** Calls {@link Executions#joinedWithoutTransaction}; 500 with the refusal's message. */
+    @POST
+    @Path("joined-no-tx/{key}")
+    public Response joinedWithoutTransaction(@PathParam("key") String key) throws Exception {
+        try {
+            return Response.ok(executions.joinedWithoutTransaction(key)).build();
+        } catch (IdempotencyConfigurationException e) {
+            return Response.status(500).entity(e.getMessage()).build();
+        }
+    }
 
     /**
      * Runs (or replays) {@link JoinedExecutions#chaosJoined}; 409 while another call holds the key (or

@@ -55,6 +55,16 @@ public class Executions {
         return key + " ran on " + NODE + " as " + UUID.randomUUID();
     }
 
+    /**
+     * Configured for the joined mode ({@code idempotency.infinispan.transaction.ispn-it.joined-no-tx})
+     * but called without a transaction: refused before it runs, since its outcome could not be prepared.
+     */
+    @Idempotent(name = "ispn-it.joined-no-tx")
+    public String joinedWithoutTransaction(@IdempotencyKey String key) throws SQLException {
+        record(key);
+        return key + " ran on " + NODE;
+    }
+
     private static void record(String key) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", "postgres");
