@@ -370,7 +370,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         if (r == null) {
             try {
                 r = (TransactionSynchronizationRegistry)
-                        new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
+                        new InitialContext().lookup(GlobalSettings.DEFAULT_TRANSACTION_REGISTRY);
             } catch (NamingException e) {
                 throw new IdempotencyConfigurationException(
                         "Operation '" + operation + "' uses the joined transaction mode ('"

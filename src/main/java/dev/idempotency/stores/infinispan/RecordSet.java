@@ -263,14 +263,23 @@ final class RecordSet implements StateMachine {
         Instant now = RecordCodec.readInstant(in);
         Duration ttl = readDuration(in);
         boolean acceptOwn = in.readBoolean();
+        out.writeBoolean(completeWith(key, owner, outcome, now, ttl, acceptOwn));
+    }
+
+    /**
+     * The owner's claim becomes COMPLETED with {@code outcome}; or, when {@code acceptOwn}, a record the
+     * owner already completed counts as done. A missing outcome (a commit without a prepare) completes
+     * nothing.
+     */
+    private boolean completeWith(
+            String key, String owner, byte[] outcome, Instant now, Duration ttl, boolean acceptOwn) {
         IdempotencyRecord existing = records.get(key);
-        if (RecordLifecycle.isOwnedBy(existing, owner)) {
+        if (RecordLifecycle.isOwnedBy(existing, owner) && outcome != null) {
             records.put(key, RecordLifecycle.complete(existing, outcome, now, ttl));
             prepared.remove(key);
-            out.writeBoolean(true);
-        } else {
-            out.writeBoolean(acceptOwn && RecordLifecycle.isCompletedBy(existing, owner));
+            return true;
         }
+        return acceptOwn && RecordLifecycle.isCompletedBy(existing, owner);
     }
 
     private void applyPrepare(DataInput in, DataOutput out) throws IOException {
@@ -304,15 +313,7 @@ final class RecordSet implements StateMachine {
         Instant now = RecordCodec.readInstant(in);
         Duration ttl = readDuration(in);
         boolean acceptOwn = in.readBoolean();
-        IdempotencyRecord existing = records.get(key);
-        byte[] outcome = prepared.get(key);
-        if (RecordLifecycle.isOwnedBy(existing, owner) && outcome != null) {
-            records.put(key, RecordLifecycle.complete(existing, outcome, now, ttl));
-            prepared.remove(key);
-            out.writeBoolean(true);
-        } else {
-            out.writeBoolean(acceptOwn && RecordLifecycle.isCompletedBy(existing, owner));
-        }
+        out.writeBoolean(completeWith(key, owner, prepared.get(key), now, ttl, acceptOwn));
     }
 
     private void applyPurge(DataInput in, DataOutput out) throws IOException {
