@@ -3,6 +3,7 @@ package dev.idempotency.core;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyException;
 import dev.idempotency.IdempotencyKeyMissingException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -222,8 +223,29 @@ public final class GuardedMethod {
     }
 
     private void settleValue(Claim.Owned owned, WorkTransactions work, byte[] stored) {
-        settlement(work)
-                .afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned, ReleaseCause.ROLLBACK));
+        settlement(work).afterWork(() -> store(owned, stored), () -> engine.release(owned, ReleaseCause.ROLLBACK));
+    }
+
+    /**
+     * Stores the outcome. In a joined store's transaction, an outcome that could not be stored fails the
+     * call, so that its transaction rolls back: committing the work without its record would let a retry
+     * run it again. Otherwise the work is already durable, and the engine logs the failure.
+     *
+     * @throws IdempotencyStoreUnavailableException joined, and the record was not written
+     */
+    private void store(Claim.Owned owned, byte[] stored) {
+        if (joinsCallerTransaction) {
+            if (!engine.completeInTransaction(owned, stored)) {
+                throw new IdempotencyStoreUnavailableException(
+                        policy.name(),
+                        owned.key().hash(),
+                        "The idempotency record could not be written in the call's transaction, so the call"
+                                + " fails and its transaction rolls back: nothing was done. Retry it.",
+                        null);
+            }
+        } else {
+            engine.complete(owned, stored);
+        }
     }
 
     private void settleFailure(Claim.Owned owned, WorkTransactions work, Throwable t) {
@@ -237,7 +259,7 @@ public final class GuardedMethod {
             return;
         }
         byte[] stored = outcomes.exception(t);
-        settles.afterWork(() -> engine.complete(owned, stored), () -> engine.release(owned, ReleaseCause.ROLLBACK));
+        settles.afterWork(() -> store(owned, stored), () -> engine.release(owned, ReleaseCause.ROLLBACK));
     }
 
     /**

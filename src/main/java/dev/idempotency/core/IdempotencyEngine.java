@@ -169,6 +169,21 @@ public final class IdempotencyEngine {
      * @return true if the outcome was stored
      */
     public boolean complete(Claim.Owned claim, byte[] outcome) {
+        return complete(claim, outcome, false);
+    }
+
+    /**
+     * Stores the outcome of an owned call inside the transaction of a store that joins it. Never
+     * throws; a failure is logged at DEBUG only, since the caller rolls the transaction back (nothing
+     * ran, as far as anyone can tell) and the store reports an outage itself.
+     *
+     * @return true if the outcome was stored; false tells the caller to roll its transaction back
+     */
+    public boolean completeInTransaction(Claim.Owned claim, byte[] outcome) {
+        return complete(claim, outcome, true);
+    }
+
+    private boolean complete(Claim.Owned claim, byte[] outcome, boolean joined) {
         long started = started();
         boolean failed = true;
         try {
@@ -184,7 +199,7 @@ public final class IdempotencyEngine {
             if (!done) {
                 claim.events().outcomeNotStored(false);
                 LOG.log(
-                        Level.WARNING,
+                        joined ? Level.DEBUG : Level.WARNING,
                         "{0}: the outcome was not stored because the key is no longer claimed by this call."
                                 + " Usually the call ran longer than its lease ({1}) and another call took the key"
                                 + " over: raise the lease of ''{2}''.",
@@ -198,11 +213,18 @@ public final class IdempotencyEngine {
                 finished(StorePrimitive.COMPLETE, started, true);
             }
             claim.events().outcomeNotStored(true);
-            LOG.log(
-                    Level.ERROR,
-                    claim.key() + ": the operation ran but its outcome could not be stored; the key stays claimed"
-                            + " until its lease ends (" + claim.policy().lease() + ")",
-                    e);
+            if (joined) {
+                LOG.log(
+                        Level.DEBUG,
+                        claim.key() + ": the outcome could not be stored in the call's transaction, which rolls back",
+                        e);
+            } else {
+                LOG.log(
+                        Level.ERROR,
+                        claim.key() + ": the operation ran but its outcome could not be stored; the key stays claimed"
+                                + " until its lease ends (" + claim.policy().lease() + ")",
+                        e);
+            }
             return false;
         }
     }

@@ -100,7 +100,7 @@ final class Pending {
             claim.events().released(ReleaseCause.ROLLBACK);
             return;
         }
-        if (!engine.complete(claim, response.encode())) {
+        if (!engine.completeInTransaction(claim, response.encode())) {
             // Committing now would commit the work without its record: a retry would run it again.
             tx.rollback();
             throw new IllegalStateException(

@@ -7,6 +7,7 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKey;
 import dev.idempotency.IdempotencyKeyMismatchException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.spi.DelegatingStore;
 import dev.idempotency.spi.IdempotencyStore;
@@ -138,6 +139,44 @@ class GuardedMethodTest {
         assertThat(call(g, "c")).isEqualTo("run-1");
         assertThat(tx.onCommit).as("nothing deferred to after the commit").isEmpty();
         assertThat(call(g, "c")).as("completed within the transaction").isEqualTo("run-1");
+    }
+
+    /**
+     * A joined store that cannot write the record in the caller's transaction (an outage, or the claim
+     * was taken over) fails the call, so that the transaction rolls back: committing the work without
+     * its record would let a retry run it again (the Infinispan cluster's chaos run found that double).
+     */
+    @Test
+    void aJoinedStoreThatCannotStoreTheOutcomeFailsTheCallSoItsTransactionRollsBack() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> mode = new java.util.concurrent.atomic.AtomicReference<>();
+        IdempotencyStore joining = new DelegatingStore(new MemoryIdempotencyStore()) {
+            @Override
+            public boolean joinsCallerTransaction(String operation) {
+                return true;
+            }
+
+            @Override
+            public boolean complete(String key, String owner, byte[] outcome, java.time.Duration ttl) {
+                if (mode.get().equals("outage")) {
+                    throw new IdempotencyStoreUnavailableException(null, null, "no leader", null);
+                }
+                return false; // taken over meanwhile
+            }
+        };
+        Method m = Service.class.getMethod("book", String.class);
+        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(joining), tx);
+        for (String ending : List.of("outage", "taken over")) {
+            mode.set(ending);
+            int before = runs.get();
+            assertThatThrownBy(() -> call(g, "j-" + ending))
+                    .as("a call whose record could not be written (%s)", ending)
+                    .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                    .hasMessageContaining("rolls back");
+            assertThat(runs.get())
+                    .as("it ran, and its transaction is to roll back")
+                    .isEqualTo(before + 1);
+        }
     }
 
     @Test

@@ -153,7 +153,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         }
         JChannel main = jgroups.getChannel();
         String stack = "idempotency-" + options.name();
-        RAFT protocol = new RAFT()
+        // VerifyingRaft, not RAFT: see there for the defect of jgroups-raft's follower that it closes.
+        RAFT protocol = new VerifyingRaft()
                 .raftId(options.raftId())
                 .members(options.members())
                 .logClass(FileBasedLog.class.getName())
@@ -300,8 +301,18 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 settleJoined(key, owner, ttl, end == Status.STATUS_COMMITTED);
             }
         });
-        return RecordSet.booleanResult(
-                send("prepare", key, RecordSet.prepare(key, owner, outcome, clock.instant(), ttl)));
+        boolean prepared = false;
+        try {
+            prepared = RecordSet.booleanResult(
+                    send("prepare", key, RecordSet.prepare(key, owner, outcome, clock.instant(), ttl)));
+            return prepared;
+        } finally {
+            if (!prepared) {
+                // The outcome is not held for the key (no answer, or another owner took it over): the work
+                // must not commit without it, whatever the caller does with this answer.
+                registry.setRollbackOnly();
+            }
+        }
     }
 
     /** The registry of the active JTA transaction that a joined operation needs, or a configuration error. */

@@ -367,6 +367,24 @@ class InfinispanPayaraClusterIT {
                     .isEmpty();
         }
         assertThat(j.explained).as("joined: keys run twice").isEmpty();
+        // jgroups-raft's report of a member whose committed log conflicts with the leader's (a follower
+        // that applied a deposed leader's entries): the defect VerifyingRaft closes.
+        assertThat(linesOfAllLogs("cannot delete entries"))
+                .as("members whose committed RAFT log conflicts with the leader's")
+                .isEmpty();
+    }
+
+    /** The lines of every node's log (all its processes) that contain {@code text}. */
+    private static List<String> linesOfAllLogs(String text) throws IOException {
+        List<String> found = new ArrayList<>();
+        for (int n = 0; n < NODES; n++) {
+            for (String line : Files.readAllLines(WORK.resolve("node-" + n + ".log"), StandardCharsets.UTF_8)) {
+                if (line.contains(text)) {
+                    found.add("node-" + n + ": " + ANSI.matcher(line).replaceAll(""));
+                }
+            }
+        }
+        return found;
     }
 
     /** One guarded operation of the chaos run, and what its clients saw. */
