@@ -20,6 +20,9 @@ public class Executions {
     /** The node's name, from system property {@code ispn.it.node}. */
     static final String NODE = System.getProperty("ispn.it.node", "?");
 
+    /** This incarnation of the node: the test kills processes, and knows their ids. */
+    static final long PID = ProcessHandle.current().pid();
+
     /**
      * Runs once per key across the cluster; concurrent callers wait for the outcome and replay it.
      * The lease is long so that no waiter gives up on a busy 2-core machine.
@@ -70,9 +73,10 @@ public class Executions {
         p.setProperty("user", "postgres");
         // The driver in WEB-INF/lib is not visible to DriverManager's system class loader lookup.
         try (Connection c = new org.postgresql.Driver().connect(database(), p);
-                PreparedStatement ps = c.prepareStatement("INSERT INTO ispn_exec (key, node) VALUES (?, ?)")) {
+                PreparedStatement ps = c.prepareStatement("INSERT INTO ispn_exec (key, node, pid) VALUES (?, ?, ?)")) {
             ps.setString(1, key);
             ps.setString(2, NODE);
+            ps.setLong(3, PID);
             ps.executeUpdate();
         }
     }

@@ -26,9 +26,10 @@ public class JoinedExecutions {
     @Idempotent(name = "ispn-it.chaos-joined")
     public String chaosJoined(@IdempotencyKey String key) throws SQLException {
         try (Connection c = rows.getConnection();
-                PreparedStatement ps = c.prepareStatement("INSERT INTO ispn_exec (key, node) VALUES (?, ?)")) {
+                PreparedStatement ps = c.prepareStatement("INSERT INTO ispn_exec (key, node, pid) VALUES (?, ?, ?)")) {
             ps.setString(1, key);
             ps.setString(2, Executions.NODE);
+            ps.setLong(3, Executions.PID);
             ps.executeUpdate();
         }
         return key + " ran on " + Executions.NODE + " as " + UUID.randomUUID();
