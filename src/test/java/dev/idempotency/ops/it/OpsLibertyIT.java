@@ -1,8 +1,6 @@
 package dev.idempotency.ops.it;
 
 import dev.idempotency.TestServices;
-import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,17 +106,12 @@ class OpsLibertyIT extends OpsScenarios {
     }
 
     @Override
-    URI server() {
-        return URI.create("http://127.0.0.1:" + PORT + "/");
+    int port() {
+        return PORT;
     }
 
     @Override
-    void cutDatabase() throws IOException {
-        PROXY.cut();
-    }
-
-    @Override
-    void restoreDatabase() throws IOException {
-        PROXY.open();
+    PgProxy database() {
+        return PROXY;
     }
 }

@@ -130,8 +130,16 @@ abstract class OpsScenarios {
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
+    /** The server's HTTP port on 127.0.0.1. */
+    abstract int port();
+
+    /** The proxy between the application's data source and PostgreSQL. */
+    abstract PgProxy database();
+
     /** The server's root on 127.0.0.1. */
-    abstract URI server();
+    URI server() {
+        return URI.create("http://127.0.0.1:" + port() + "/");
+    }
 
     /** Where the server serves the OpenAPI document as JSON. */
     URI openApi() {
@@ -139,10 +147,14 @@ abstract class OpsScenarios {
     }
 
     /** Cuts the application off its database (every connection closed, new ones refused). */
-    abstract void cutDatabase() throws IOException;
+    void cutDatabase() throws IOException {
+        database().cut();
+    }
 
     /** Gives the application its database back. */
-    abstract void restoreDatabase() throws IOException;
+    void restoreDatabase() throws IOException {
+        database().open();
+    }
 
     private URI app(String path) {
         return server().resolve("ops-it/" + path);
