@@ -104,7 +104,17 @@ class InfinispanPartitionIT {
     private static final Duration MAJORITY_PHASE = Duration.ofSeconds(15);
     private static final Duration MERGE_LIMIT = Duration.ofSeconds(180);
     private static final Duration PACE = Duration.ofMillis(100);
-    private static final Duration REQUEST_LIMIT = Duration.ofSeconds(90);
+    /**
+     * A request's own limit: longer than a node takes to give up storing an outcome (a request in flight
+     * on the node at the cut waits for that), so that every request gets an answer.
+     */
+    private static final Duration REQUEST_LIMIT = InfinispanClusterStore.SETTLE_PATIENCE
+            .plus(InfinispanStores.DEFAULT_WRITE_TIMEOUT)
+            .plusSeconds(20);
+
+    /** The guarded method's lease: a key in flight on the cut-off node can be taken over after it. */
+    private static final Duration LEASE = Duration.parse(PartitionExecutions.LEASE);
+
     private static final Duration TRAFFIC_HARD_LIMIT = Duration.ofMinutes(5);
     private static final int MERGE_WINDOW_KEYS = 10;
     private static final int HEALED_KEYS = 30;
@@ -170,7 +180,7 @@ class InfinispanPartitionIT {
         }
         try {
             if (traffic != null) {
-                traffic.stop(Duration.ofSeconds(5));
+                traffic.stopSending(Duration.ofSeconds(5));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -229,6 +239,12 @@ class InfinispanPartitionIT {
         traffic.start();
         Thread.sleep(BASELINE.toMillis());
 
+        // One call in flight on the node to be cut off: its row is inserted before the cut, then it runs
+        // on across the cut, so its outcome cannot be stored while the node is cut off.
+        String cutKey = RUN + "-cut" + PartitionExecutions.SLOW_SUFFIX;
+        CompletableFuture<Outcome> inFlightAtCut = sendAsync(MINORITY, cutKey);
+        Thread.sleep(PartitionExecutions.SLOW_MILLIS / 2);
+
         // ------------------------------------------------------------ the cut
         long cutStartMillis = System.currentTimeMillis();
         long cutStart = System.nanoTime();
@@ -245,16 +261,24 @@ class InfinispanPartitionIT {
         // The majority follows one leader among its own (a new one, if the cut-off node led).
         long majoritySteady = awaitSteady(MAJORITY, SPLIT_LIMIT, "the majority's leader after the split");
 
-        // The majority keeps serving for a while; then the clients stop (each request is bounded).
+        // The same key sent to the majority after its lease: the majority cannot tell the cut-off owner
+        // from a dead one, so it takes the key over and runs it again (docs/infinispan-store.md).
+        long leaseOver = cutStart + LEASE.toNanos();
+        while (System.nanoTime() < leaseOver) {
+            Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(leaseOver - System.nanoTime())));
+        }
+        CompletableFuture<Outcome> takeover = sendAsync(MAJORITY[0], cutKey);
+
+        // The majority keeps serving for a while; then the clients stop sending. Requests still in
+        // flight (on the cut-off node, one that ran before the cut may wait to store its outcome) go on.
         long majorityUntil = majoritySteady + MAJORITY_PHASE.toNanos();
         while (System.nanoTime() < majorityUntil) {
             Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(majorityUntil - System.nanoTime())));
         }
-        boolean clientsEnded = traffic.stop(REQUEST_LIMIT.plusSeconds(30));
+        boolean clientsEnded = traffic.stopSending(Duration.ofSeconds(30));
         assertThat(clientsEnded)
-                .as("the client threads ended within %s", REQUEST_LIMIT.plusSeconds(30))
+                .as("the client threads stopped sending within 30 s")
                 .isTrue();
-        List<Outcome> partitionTraffic = traffic.outcomes();
 
         // ------------------------------------------------------------ the heal
         long healStartMillis = System.currentTimeMillis();
@@ -270,6 +294,14 @@ class InfinispanPartitionIT {
         long steady = awaitSteady(IntStream.range(0, NODES).toArray(), MERGE_LIMIT, "one leader after the merge");
         // New keys once all three follow one leader: each sent to the three nodes at once, all 200.
         List<Outcome> healedTraffic = sendToAll(RUN + "-h", HEALED_KEYS);
+        // Every request sent before the heal has its answer by now, or within its own limit.
+        long unanswered = traffic.awaitAnswers(REQUEST_LIMIT.plusSeconds(30));
+        assertThat(unanswered)
+                .as("requests of the partition phase without an outcome %s after the heal", REQUEST_LIMIT)
+                .isZero();
+        List<Outcome> partitionTraffic = new ArrayList<>(traffic.outcomes());
+        partitionTraffic.add(inFlightAtCut.get(REQUEST_LIMIT.toSeconds() + 30, TimeUnit.SECONDS));
+        partitionTraffic.add(takeover.get(REQUEST_LIMIT.toSeconds() + 30, TimeUnit.SECONDS));
 
         // ------------------------------------------------------------ what happened
         List<Outcome> everything = new ArrayList<>(partitionTraffic);
@@ -279,12 +311,6 @@ class InfinispanPartitionIT {
                 .collect(Collectors.groupingBy(Outcome::key, LinkedHashMap::new, Collectors.toList()));
         Map<String, List<Row>> rows = rows();
         int rowsBeforeReplays = rows.values().stream().mapToInt(List::size).sum();
-        Map<String, String> firstBody = new LinkedHashMap<>();
-        everything.stream()
-                .filter(o -> o.status() == 200)
-                .sorted((a, b) -> Long.compare(a.doneNanos(), b.doneNanos()))
-                .forEach(o -> firstBody.putIfAbsent(o.key(), o.body()));
-
         Set<String> sentToMajorityBeforeSteady = partitionTraffic.stream()
                 .filter(o -> o.node() != MINORITY && o.sentNanos() < majoritySteady)
                 .map(Outcome::key)
@@ -300,6 +326,29 @@ class InfinispanPartitionIT {
                 .filter(o -> o.node() == MINORITY && o.sentNanos() < cutDone && o.doneNanos() >= cutStart)
                 .map(Outcome::key)
                 .collect(Collectors.toSet());
+        // A key in flight on the cut-off node at the cut may run twice, like a key in flight on a node
+        // that is killed: its claim committed before the cut, the method ran, its outcome could not be
+        // stored while the node was cut off, and once the lease had ended the majority took the key
+        // over (a takeover after the lease is what frees a dead owner's key; the majority cannot tell a
+        // cut-off owner from a dead one). docs/infinispan-store.md, "A real partition", documents it.
+        Map<String, List<Row>> rerunsAfterLease = rows.entrySet().stream()
+                .filter(e -> minorityInFlightAtCut.contains(e.getKey())
+                        && e.getValue().size() == 2)
+                .filter(e -> {
+                    Row first = e.getValue().get(0);
+                    Row second = e.getValue().get(1);
+                    return first.node().equals(name(MINORITY))
+                            && !second.node().equals(name(MINORITY))
+                            && second.atMillis() - first.atMillis() >= LEASE.toMillis() - 2000;
+                })
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+        // The first 200 of each key; of a key re-run after the lease, the majority's (the stored one).
+        Map<String, String> firstBody = new LinkedHashMap<>();
+        everything.stream()
+                .filter(o -> o.status() == 200)
+                .filter(o -> !(rerunsAfterLease.containsKey(o.key()) && o.node() == MINORITY))
+                .sorted((a, b) -> Long.compare(a.doneNanos(), b.doneNanos()))
+                .forEach(o -> firstBody.putIfAbsent(o.key(), o.body()));
         List<Row> minorityRowsWhileCut = rows.values().stream()
                 .flatMap(List::stream)
                 .filter(r -> r.node().equals(name(MINORITY))
@@ -337,7 +386,7 @@ class InfinispanPartitionIT {
                 String.format(Locale.ROOT, "cut -> node-%d says '%s': %s%n", n, split.get(n), seconds(t - cutStart))));
         summary.append(String.format(
                 Locale.ROOT,
-                "cut -> majority follows one leader: %s; cut -> clients stopped: %s%n",
+                "cut -> majority follows one leader: %s; cut -> clients stopped sending: %s%n",
                 seconds(majoritySteady - cutStart),
                 seconds(healStart - cutStart)));
         mergeSeen.forEach((n, t) -> summary.append(String.format(
@@ -371,7 +420,8 @@ class InfinispanPartitionIT {
                 statusCounts(healedTraffic)));
         summary.append(String.format(
                 Locale.ROOT,
-                "keys sent %d (requests %d), keys with a 200 %d, rows %d; minority requests in flight at the cut %d;"
+                "keys sent %d (requests %d), keys with a 200 %d, rows %d; minority requests in flight at the cut %d"
+                        + " (run again by the majority after the lease: %d %s);"
                         + " minority rows between cut and heal %d; majority requests for keys new after its"
                         + " leader was elected %d; forwarder connections %d (failed %d)%n",
                 byKey.size(),
@@ -379,6 +429,8 @@ class InfinispanPartitionIT {
                 firstBody.size(),
                 rowsBeforeReplays,
                 minorityInFlightAtCut.size(),
+                rerunsAfterLease.size(),
+                rerunsAfterLease,
                 minorityRowsWhileCut.size(),
                 majorityAfterSteady.size(),
                 forwarder.accepted(),
@@ -475,12 +527,13 @@ class InfinispanPartitionIT {
 
         // Exactly-once, counted in PostgreSQL.
         soft.assertThat(rows.entrySet().stream()
-                        .filter(e -> e.getValue().size() > 1)
+                        .filter(e -> e.getValue().size() > 1 && !rerunsAfterLease.containsKey(e.getKey()))
                         .map(e -> e.getKey() + " " + e.getValue() + " answers " + answers(byKey.get(e.getKey())))
                         .toList())
-                .as("keys that ran more than once")
+                .as("keys that ran more than once (other than keys in flight on the cut-off node at the cut)")
                 .isEmpty();
         soft.assertThat(firstBody.entrySet().stream()
+                        .filter(e -> !rerunsAfterLease.containsKey(e.getKey()))
                         .filter(e -> rows.getOrDefault(e.getKey(), List.of()).size() != 1
                                 || !e.getValue()
                                         .contains(" ran on "
@@ -500,14 +553,27 @@ class InfinispanPartitionIT {
         soft.assertThat(byKey.entrySet().stream()
                         .filter(e -> e.getValue().stream()
                                         .filter(o -> o.status() == 200)
+                                        .filter(o -> !(rerunsAfterLease.containsKey(o.key()) && o.node() == MINORITY))
                                         .map(Outcome::body)
                                         .distinct()
                                         .count()
                                 > 1)
                         .map(e -> e.getKey() + " answers " + answers(e.getValue()))
                         .toList())
-                .as("keys with two different 200 bodies")
+                .as("keys with two different 200 bodies (of a key in flight on the cut-off node at the cut and run"
+                        + " again after the lease, the majority's)")
                 .isEmpty();
+
+        // The call in flight at the cut ran before it, and again on the majority after its lease: counted
+        // apart, as documented, by the rule above.
+        soft.assertThat(rows.getOrDefault(cutKey, List.of()).stream()
+                        .filter(r -> r.node().equals(name(MINORITY)) && r.atMillis() < cutStartMillis)
+                        .count())
+                .as("rows of %s made by node-%d before the cut (rows: %s)", cutKey, MINORITY, rows.get(cutKey))
+                .isEqualTo(1);
+        soft.assertThat(rerunsAfterLease)
+                .as("keys in flight on node-%d at the cut and run again by the majority after the lease", MINORITY)
+                .containsKey(cutKey);
 
         // Replays after the merge.
         soft.assertThat(badReplays)

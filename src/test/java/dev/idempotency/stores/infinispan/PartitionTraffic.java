@@ -1,6 +1,5 @@
 package dev.idempotency.stores.infinispan;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,13 +8,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 
 /**
- * The clients of {@link InfinispanPartitionIT}: one thread per node, each sending one request at a
- * time to its node, at most one every {@code pace}. Each thread alternates between two kinds of keys:
+ * The clients of {@link InfinispanPartitionIT}: one thread per node, each starting a request to its
+ * node at most once every {@code pace}, with at most {@link #IN_FLIGHT} of its requests unanswered at
+ * a time (a request that waits for an answer, such as one whose node is completing it while cut off,
+ * does not stop the requests after it). Each thread alternates between two kinds of keys:
  *
  * <ul>
  *   <li>shared keys {@code <run>-s<i>}: every thread walks the same sequence at its own speed, so a
@@ -24,11 +29,14 @@ import java.util.function.BiFunction;
  *   <li>private keys {@code <run>-p<node>-<i>}: sent to that node only, so they are new there.
  * </ul>
  *
- * <p>Every answer is kept with its send and answer times. The threads stop when {@link #stop} is
- * called or, whatever happens, when the hard limit given to the constructor has passed; each request
- * has its own time limit, so a thread never waits for a request longer than that.
+ * <p>Every answer is kept with its send and answer times. The threads stop sending when {@link
+ * #stopSending} is called or, whatever happens, when the hard limit given to the constructor has
+ * passed; each request has its own time limit, so {@link #awaitAnswers} never waits longer than that.
  */
 final class PartitionTraffic {
+
+    /** Unanswered requests per node at most. */
+    static final int IN_FLIGHT = 4;
 
     /** One request and what came of it; {@code status} -1 means no answer (the body says why). */
     record Outcome(String key, int node, long sentNanos, long sentMillis, long doneNanos, int status, String body) {}
@@ -41,12 +49,13 @@ final class PartitionTraffic {
     private final Duration requestLimit;
     private final long hardDeadline;
     private final Queue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
+    private final Queue<CompletableFuture<?>> requests = new ConcurrentLinkedQueue<>();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stopped;
 
     /**
      * @param uri the URI of a key on a node
-     * @param hardLimit after this, counted from now, the threads stop by themselves
+     * @param hardLimit after this, counted from now, the threads stop sending by themselves
      */
     PartitionTraffic(
             HttpClient http,
@@ -76,11 +85,12 @@ final class PartitionTraffic {
     }
 
     /**
-     * Stops the threads and waits for them, at most {@code limit}.
+     * Stops the threads from sending and waits for them, at most {@code limit}. Requests already sent
+     * go on until answered or timed out.
      *
      * @return whether every thread ended
      */
-    boolean stop(Duration limit) throws InterruptedException {
+    boolean stopSending(Duration limit) throws InterruptedException {
         stopped = true;
         long deadline = System.nanoTime() + limit.toNanos();
         for (Thread t : threads) {
@@ -90,6 +100,27 @@ final class PartitionTraffic {
             }
         }
         return threads.stream().noneMatch(Thread::isAlive);
+    }
+
+    /**
+     * Waits until every request sent has its outcome, at most {@code limit}.
+     *
+     * @return the requests still unanswered (none, unless a request outlived its own time limit)
+     */
+    long awaitAnswers(Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        for (CompletableFuture<?> f : requests) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            try {
+                f.get(left, TimeUnit.NANOSECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                // counted below
+            }
+        }
+        return requests.stream().filter(f -> !f.isDone()).count();
     }
 
     /** Every answer so far. */
@@ -108,41 +139,42 @@ final class PartitionTraffic {
     }
 
     private void client(int node) {
+        Semaphore free = new Semaphore(IN_FLIGHT);
         int shared = 0;
         int own = 0;
         long next = System.nanoTime();
-        for (int i = 0; !stopped && System.nanoTime() < hardDeadline; i++) {
-            String key = i % 2 == 0 ? sharedKey(run, shared++) : privateKey(run, node, own++);
-            outcomes.add(send(node, key));
-            next += pace.toNanos();
-            long sleep = next - System.nanoTime();
-            if (sleep > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.sleep(sleep);
-                } catch (InterruptedException e) {
-                    return;
+        for (int i = 0; !stopped && System.nanoTime() < hardDeadline; ) {
+            try {
+                if (free.tryAcquire(pace.toNanos(), TimeUnit.NANOSECONDS)) {
+                    String key = i++ % 2 == 0 ? sharedKey(run, shared++) : privateKey(run, node, own++);
+                    requests.add(send(node, key).whenComplete((o, t) -> {
+                        outcomes.add(o);
+                        free.release();
+                    }));
                 }
-            } else {
-                next = System.nanoTime(); // behind (a slow answer): no burst to catch up
+                next += pace.toNanos();
+                long sleep = next - System.nanoTime();
+                if (sleep > 0) {
+                    TimeUnit.NANOSECONDS.sleep(sleep);
+                } else {
+                    next = System.nanoTime(); // behind (requests in flight): no burst to catch up
+                }
+            } catch (InterruptedException e) {
+                return;
             }
         }
     }
 
-    private Outcome send(int node, String key) {
+    private CompletableFuture<Outcome> send(int node, String key) {
         long sent = System.nanoTime();
         long sentMillis = System.currentTimeMillis();
         HttpRequest request = HttpRequest.newBuilder(uri.apply(node, key))
                 .timeout(requestLimit)
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .build();
-        try {
-            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return new Outcome(key, node, sent, sentMillis, System.nanoTime(), r.statusCode(), r.body());
-        } catch (IOException e) {
-            return new Outcome(key, node, sent, sentMillis, System.nanoTime(), -1, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Outcome(key, node, sent, sentMillis, System.nanoTime(), -1, e.toString());
-        }
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                .handle((r, t) -> r != null
+                        ? new Outcome(key, node, sent, sentMillis, System.nanoTime(), r.statusCode(), r.body())
+                        : new Outcome(key, node, sent, sentMillis, System.nanoTime(), -1, String.valueOf(t)));
     }
 }

@@ -22,12 +22,21 @@ public class PartitionExecutions {
     /** The node's name, from system property {@code ispn.partition.node}. */
     static final String NODE = System.getProperty("ispn.partition.node", "?");
 
+    /** The guarded method's lease. */
+    public static final String LEASE = "PT20S";
+
+    /** A key ending so runs this long after its row is inserted (a call in flight at a cut). */
+    public static final String SLOW_SUFFIX = "-slow";
+
+    /** How long a key ending with {@link #SLOW_SUFFIX} runs after its row is inserted. */
+    public static final long SLOW_MILLIS = 3000;
+
     /**
      * Runs once per key across the cluster; a concurrent caller waits for the outcome and replays it.
      * A store that cannot decide (minority partition, remote timeout) throws {@link
      * dev.idempotency.IdempotencyStoreUnavailableException} and the method does not run.
      */
-    @Idempotent(name = "ispn-partition.exec", onInProgress = InProgressPolicy.WAIT, lease = "PT20S")
+    @Idempotent(name = "ispn-partition.exec", onInProgress = InProgressPolicy.WAIT, lease = LEASE)
     public String exec(@IdempotencyKey String key) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", "postgres");
@@ -37,6 +46,13 @@ public class PartitionExecutions {
             ps.setString(1, key);
             ps.setString(2, NODE);
             ps.executeUpdate();
+        }
+        if (key.endsWith(SLOW_SUFFIX)) {
+            try {
+                Thread.sleep(SLOW_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         return key + " ran on " + NODE + " as " + UUID.randomUUID();
     }
