@@ -1,0 +1,7 @@
+/**
+ * API: one-time tokens against duplicate submissions, on the configured store. {@link
+ * dev.idempotency.tokens.RequiresOneTimeToken} marks a resource method; {@link
+ * dev.idempotency.tokens.OneTimeTokens} issues and consumes tokens in code. {@link
+ * dev.idempotency.tokens.TokenSettings} is internal.
+ */
+package dev.idempotency.tokens;
