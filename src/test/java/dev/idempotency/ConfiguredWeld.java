@@ -27,6 +27,13 @@ public final class ConfiguredWeld {
     public static void run(
             Map<String, String> config, Extension extension, Class<?>[] beans, Consumer<WeldContainer> body)
             throws Exception {
+        run(config, new Extension[] {extension}, beans, body);
+    }
+
+    /** The same, with several extensions (e.g. a store's and the library's {@code IdempotencyExtension}). */
+    public static void run(
+            Map<String, String> config, Extension[] extensions, Class<?>[] beans, Consumer<WeldContainer> body)
+            throws Exception {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         // A class loader of its own, so this config is registered for this container alone.
         try (URLClassLoader loader = new URLClassLoader(new URL[0], previous)) {
@@ -39,7 +46,7 @@ public final class ConfiguredWeld {
             Thread.currentThread().setContextClassLoader(loader);
             try (WeldContainer c = new Weld()
                     .disableDiscovery()
-                    .addExtension(extension)
+                    .addExtensions(extensions)
                     .addBeanClasses(beans)
                     .addBeanClass(IdempotencyRuntime.class)
                     .initialize()) {

@@ -6,7 +6,7 @@ import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.PolicyResolver;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.stores.memory.MemoryStoreLimits;
 import jakarta.annotation.Priority;
@@ -18,8 +18,13 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
+import jakarta.enterprise.inject.spi.configurator.AnnotatedMethodConfigurator;
+import jakarta.enterprise.inject.spi.configurator.AnnotatedTypeConfigurator;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -33,8 +38,11 @@ public class IdempotencyExtension implements Extension {
 
     /** Every guarded (bean class, method): a method inherited by two beans is validated for each. */
     private final Set<Guarded> guarded = new LinkedHashSet<>();
+    /** The subset of {@link #guarded} that the interceptor serves (all but JAX-RS resource methods). */
+    private final Set<Guarded> intercepted = new LinkedHashSet<>();
 
-    private record Guarded(Class<?> beanClass, Method method) {}
+    /** A guarded method as a bean class has it (the class-level {@code @Idempotent} is the bean's). */
+    record Guarded(Class<?> beanClass, Method method) {}
 
     void priority(@Observes ProcessAnnotatedType<IdempotentInterceptor> pat) {
         int priority = new GlobalSettings(MicroProfileSettings.current()).interceptorPriority();
@@ -67,20 +75,108 @@ public class IdempotencyExtension implements Extension {
         if (cls == IdempotentInterceptor.class || cls == IdempotentWorkInterceptor.class) {
             return;
         }
-        boolean classLevel = cls.isAnnotationPresent(Idempotent.class);
+        Idempotent classLevel = cls.getAnnotation(Idempotent.class);
+        Set<Method> resourceMethods = new HashSet<>();
         for (AnnotatedMethod<? super T> m : type.getMethods()) {
             Method method = m.getJavaMember();
-            int mod = method.getModifiers();
-            if (Modifier.isStatic(mod) || Modifier.isPrivate(mod) || method.isSynthetic()) {
+            if (!guardable(method)) {
                 continue;
             }
-            if (method.getDeclaringClass() == Object.class) {
+            boolean annotated = method.isAnnotationPresent(Idempotent.class);
+            if (!annotated && (classLevel == null || !Modifier.isPublic(method.getModifiers()))) {
                 continue;
             }
-            if (method.isAnnotationPresent(Idempotent.class) || (classLevel && Modifier.isPublic(mod))) {
-                guarded.add(new Guarded(cls, method));
+            guarded.add(new Guarded(cls, method));
+            if (isResourceMethod(method)) {
+                resourceMethods.add(method);
+            } else {
+                intercepted.add(new Guarded(cls, method));
             }
         }
+        if (!resourceMethods.isEmpty()) {
+            leaveToTheFilter(pat, classLevel, resourceMethods);
+        }
+    }
+
+    private static boolean guardable(Method method) {
+        int mod = method.getModifiers();
+        return !Modifier.isStatic(mod)
+                && !Modifier.isPrivate(mod)
+                && !method.isSynthetic()
+                && method.getDeclaringClass() != Object.class;
+    }
+
+    /**
+     * Takes the interceptor binding off the resource methods of a JAX-RS resource that is a CDI bean:
+     * over HTTP the JAX-RS filter guards them (with HTTP semantics), and a second guard by the
+     * interceptor would see the filter's own claim as a call in progress. A class-level binding is
+     * moved onto the class's other guarded methods, which the interceptor still guards.
+     */
+    private static <T> void leaveToTheFilter(
+            ProcessAnnotatedType<T> pat, Idempotent classLevel, Set<Method> resourceMethods) {
+        AnnotatedTypeConfigurator<T> type = pat.configureAnnotatedType();
+        if (classLevel != null) {
+            type.remove(a -> a.annotationType() == Idempotent.class);
+        }
+        for (AnnotatedMethodConfigurator<? super T> m : type.methods()) {
+            Method method = m.getAnnotated().getJavaMember();
+            if (resourceMethods.contains(method)) {
+                m.remove(a -> a.annotationType() == Idempotent.class);
+            } else if (classLevel != null
+                    && guardable(method)
+                    && Modifier.isPublic(method.getModifiers())
+                    && !method.isAnnotationPresent(Idempotent.class)) {
+                m.add(classLevel);
+            }
+        }
+    }
+
+    /**
+     * Whether JAX-RS serves this method as a resource method: it, or the method it overrides or
+     * implements (JAX-RS annotation inheritance), carries an annotation marked {@code @HttpMethod}
+     * ({@code @GET}, {@code @POST}, ...). Read by name, so that a deployment without JAX-RS links.
+     */
+    static boolean isResourceMethod(Method method) {
+        for (Method m : sameSignature(method)) {
+            for (java.lang.annotation.Annotation a : m.getAnnotations()) {
+                for (java.lang.annotation.Annotation meta : a.annotationType().getAnnotations()) {
+                    if (meta.annotationType().getName().equals("jakarta.ws.rs.HttpMethod")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The method and the methods of its class's supertypes that it overrides or implements. */
+    private static List<Method> sameSignature(Method method) {
+        List<Method> found = new ArrayList<>();
+        java.util.ArrayDeque<Class<?>> types = new java.util.ArrayDeque<>();
+        types.add(method.getDeclaringClass());
+        Set<Class<?>> seen = new HashSet<>();
+        while (!types.isEmpty()) {
+            Class<?> c = types.poll();
+            if (c == null || c == Object.class || !seen.add(c)) {
+                continue;
+            }
+            try {
+                found.add(c.getDeclaredMethod(method.getName(), method.getParameterTypes()));
+            } catch (NoSuchMethodException e) {
+                // not declared here
+            }
+            types.add(c.getSuperclass());
+            types.addAll(java.util.Arrays.asList(c.getInterfaces()));
+        }
+        return found;
+    }
+
+    /**
+     * The guarded methods the CDI interceptor serves, per bean class: the runtime plans each one
+     * when it starts, against the configured store. JAX-RS resource methods are not among them.
+     */
+    Set<Guarded> intercepted() {
+        return Collections.unmodifiableSet(intercepted);
     }
 
     void validate(@Observes AfterDeploymentValidation adv, BeanManager bm) {

@@ -2,15 +2,16 @@ package dev.idempotency.cdi;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
+import dev.idempotency.core.EntryPointServices;
 import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.IdempotencyObserver;
 import dev.idempotency.core.PolicyResolver;
-import dev.idempotency.core.Settings;
 import dev.idempotency.core.Settlement;
 import dev.idempotency.core.WorkTransactions;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.stores.memory.MemoryStoreLimits;
 import jakarta.annotation.PostConstruct;
@@ -26,6 +27,10 @@ import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -39,16 +44,28 @@ import javax.naming.NamingException;
  * runs the purge of expired records in the background.
  */
 @ApplicationScoped
-public class IdempotencyRuntime {
+public class IdempotencyRuntime implements EntryPointServices {
 
     private static final System.Logger LOG = System.getLogger(IdempotencyRuntime.class.getName());
 
     /**
-     * Plans per bean class, then per method: the class-level {@code @Idempotent} (name prefix, lease,
-     * keepOn) is read from the bean class, so two beans inheriting one method get a plan each.
+     * The plan of every method the interceptor guards, per (bean class, method), built when the runtime
+     * starts, against the configured store: the class-level {@code @Idempotent} (name prefix, lease,
+     * keepOn) is the bean class's, so two beans inheriting one method get a plan each. Read-only after
+     * {@link #init}.
+     */
+    private final Map<IdempotencyExtension.Guarded, GuardedMethod> registry = new HashMap<>();
+
+    /**
+     * The plans as calls find them: per class of the call's target (a container subclass of the bean
+     * class), then per method. Filled from {@link #registry} on a class's first call.
      */
     private final ConcurrentHashMap<Class<?>, ConcurrentHashMap<Method, GuardedMethod>> plans =
             new ConcurrentHashMap<>();
+
+    /** The extension that found the guarded methods (absent in a container set up without it). */
+    @Inject
+    Instance<IdempotencyExtension> extension;
 
     @Inject
     BeanManager beanManager;
@@ -71,7 +88,20 @@ public class IdempotencyRuntime {
         GlobalSettings global = new GlobalSettings(settings);
         engine = new IdempotencyEngine(selectStore(global.store()), global.retryAfter(), observer());
         settlement = TransactionSettlement.lookup(global.transactionRegistry());
+        if (extension != null && extension.isResolvable()) {
+            // A plan that cannot be built (an invalid per-operation store setting) fails the deployment here.
+            for (IdempotencyExtension.Guarded g : extension.get().intercepted()) {
+                registry.put(g, newPlan(g.method(), g.beanClass()));
+            }
+        }
         schedulePurge(global.purgeInterval(), global.purgeBatchSize());
+    }
+
+    /** The operation names of the plans built at deployment, in no particular order. */
+    Set<String> plannedOperations() {
+        Set<String> names = new HashSet<>();
+        registry.values().forEach(p -> names.add(p.policy().name()));
+        return names;
     }
 
     /** Creates the runtime with the application, not at the first guarded call. */
@@ -92,22 +122,25 @@ public class IdempotencyRuntime {
         }
     }
 
-    /** The engine, for entry points other than the interceptor (the JAX-RS filter, toolkits). */
+    @Override
     public IdempotencyEngine engine() {
         return engine;
     }
 
-    /** The settings this runtime reads. */
+    @Override
     public Settings settings() {
         return settings;
     }
 
-    /** The policy resolver over this runtime's settings. */
+    @Override
     public PolicyResolver policies() {
         return policies;
     }
 
-    /** The cached plan of a guarded method of a bean class; built on first use. */
+    /**
+     * The plan of a guarded method for a call's target class: the plan built at deployment for the
+     * nearest bean class above it, else (a class the extension did not see) one built now.
+     */
     GuardedMethod plan(Method method, Class<?> targetClass) {
         ConcurrentHashMap<Method, GuardedMethod> ofClass = plans.get(targetClass);
         if (ofClass == null) {
@@ -115,9 +148,19 @@ public class IdempotencyRuntime {
         }
         GuardedMethod plan = ofClass.get(method);
         if (plan == null) {
-            plan = ofClass.computeIfAbsent(method, m -> newPlan(m, targetClass));
+            plan = ofClass.computeIfAbsent(method, m -> registered(m, targetClass));
         }
         return plan;
+    }
+
+    private GuardedMethod registered(Method method, Class<?> targetClass) {
+        for (Class<?> c = targetClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            GuardedMethod plan = registry.get(new IdempotencyExtension.Guarded(c, method));
+            if (plan != null) {
+                return plan;
+            }
+        }
+        return newPlan(method, targetClass);
     }
 
     /** Reports the transaction the current thread runs in to a guarded call's work. */

@@ -36,9 +36,6 @@ public class IdempotentInterceptor implements Serializable {
     /** Runs the call once per key. */
     @AroundInvoke
     public Object guard(InvocationContext ic) throws Exception {
-        if (OuterGuard.claimedByOuter(ic.getMethod())) {
-            return ic.proceed();
-        }
         return runtime.plan(ic.getMethod(), targetClass(ic)).invoke(ic.getParameters(), work -> {
             if (work != null) {
                 ic.getContextData().put(IdempotentWorkInterceptor.WORK, work);

@@ -1,6 +1,6 @@
 package dev.idempotency.cdi;
 
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;

@@ -46,6 +46,7 @@ public class Toolkit {
     }
 
     /** The {@code idempotency.tokens.*} settings. */
+    @Produces
     public TokenSettings tokenSettings() {
         return tokenSettings;
     }

@@ -1,11 +1,11 @@
 package dev.idempotency.cdi;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
 import dev.idempotency.ids.IdSettings;
 import dev.idempotency.lock.ClusterLock;
 import dev.idempotency.messaging.IdempotentConsumer;
 import dev.idempotency.messaging.MessageSettings;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.tokens.TokenSettings;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;

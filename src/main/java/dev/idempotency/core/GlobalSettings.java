@@ -1,8 +1,8 @@
 package dev.idempotency.core;
 
 import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.spi.Settings;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 
 /**
  * The module-wide configuration keys and their defaults. Per-operation keys are read by {@link
@@ -71,12 +71,12 @@ public final class GlobalSettings {
 
     /** The default ttl. */
     public Duration ttl() {
-        return settings.get(TTL).map(v -> duration(TTL, v)).orElse(DEFAULT_TTL);
+        return settings.get(TTL).map(v -> Settings.duration(TTL, v)).orElse(DEFAULT_TTL);
     }
 
     /** The default lease. */
     public Duration lease() {
-        return settings.get(LEASE).map(v -> duration(LEASE, v)).orElse(DEFAULT_LEASE);
+        return settings.get(LEASE).map(v -> Settings.duration(LEASE, v)).orElse(DEFAULT_LEASE);
     }
 
     /** The interceptor priority. */
@@ -98,7 +98,9 @@ public final class GlobalSettings {
 
     /** The retry hint for in-progress refusals. */
     public Duration retryAfter() {
-        return settings.get(RETRY_AFTER).map(v -> duration(RETRY_AFTER, v)).orElse(DEFAULT_RETRY_AFTER);
+        return settings.get(RETRY_AFTER)
+                .map(v -> Settings.duration(RETRY_AFTER, v))
+                .orElse(DEFAULT_RETRY_AFTER);
     }
 
     /** The JNDI name of the transaction synchronization registry. */
@@ -112,7 +114,7 @@ public final class GlobalSettings {
     /** The purge interval. */
     public Duration purgeInterval() {
         return settings.get(PURGE_INTERVAL)
-                .map(v -> duration(PURGE_INTERVAL, v))
+                .map(v -> Settings.duration(PURGE_INTERVAL, v))
                 .orElse(DEFAULT_PURGE_INTERVAL);
     }
 
@@ -126,29 +128,6 @@ public final class GlobalSettings {
                     "Config key '" + PURGE_BATCH_SIZE + "' is " + n + "; set it to a positive number such as 1000.");
         }
         return n;
-    }
-
-    /**
-     * Parses a positive ISO-8601 duration, or fails naming the key and an example.
-     *
-     * @param key the config key (or annotation member) the text came from
-     * @param text the text
-     */
-    public static Duration duration(String key, String text) {
-        Duration d;
-        try {
-            d = Duration.parse(text.trim());
-        } catch (DateTimeParseException e) {
-            throw new IdempotencyConfigurationException(
-                    "'" + key + "' is '" + text
-                            + "', which is not an ISO-8601 duration; write it like PT30S, PT24H or P7D.",
-                    e);
-        }
-        if (d.isNegative() || d.isZero()) {
-            throw new IdempotencyConfigurationException(
-                    "'" + key + "' is '" + text + "'; it must be a positive duration such as PT30S, PT24H or P7D.");
-        }
-        return d;
     }
 
     private static int integer(String key, String text) {

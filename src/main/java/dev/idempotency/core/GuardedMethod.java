@@ -99,7 +99,7 @@ public final class GuardedMethod {
                 outcomes,
                 engine,
                 fallback,
-                engine.store().joinsCallerTransaction(policy.name()),
+                engine.store(policy.name()).joinsCallerTransaction(policy.name()),
                 stage);
     }
 

@@ -8,6 +8,7 @@ import dev.idempotency.InProgressPolicy;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.RecordStatus;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -32,6 +34,9 @@ public final class IdempotencyEngine {
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final IdempotencyStore store;
+    /** The store of each operation ({@link IdempotencyStore#forOperation}), resolved once per operation. */
+    private final ConcurrentHashMap<String, IdempotencyStore> operationStores = new ConcurrentHashMap<>();
+
     private final Duration retryAfter;
     private final IdempotencyObserver observer;
     private final boolean timed;
@@ -78,9 +83,30 @@ public final class IdempotencyEngine {
         this.tokenPrefix = HexFormat.of().formatHex(random) + "-";
     }
 
-    /** The store this engine uses. */
+    /**
+     * The store this engine uses, as calls that belong to no operation see it (message attempts,
+     * one-time tokens, cluster locks, the purge, inspection).
+     */
     public IdempotencyStore store() {
         return store;
+    }
+
+    /**
+     * The store of one operation's records: {@link IdempotencyStore#forOperation}, asked once per
+     * operation and kept. Entry points call this when they plan an operation, so that an invalid
+     * per-operation store setting fails the deployment.
+     *
+     * @throws IdempotencyConfigurationException the store refuses the operation's settings
+     */
+    public IdempotencyStore store(String operation) {
+        IdempotencyStore s = operationStores.get(operation);
+        if (s == null) {
+            s = operationStores.computeIfAbsent(
+                    operation,
+                    o -> Objects.requireNonNull(
+                            store.forOperation(o), () -> store.getClass().getName() + ".forOperation returned null"));
+        }
+        return s;
     }
 
     /** The observer this engine reports to. */
@@ -187,13 +213,12 @@ public final class IdempotencyEngine {
         long started = started();
         boolean failed = true;
         try {
-            boolean done = CurrentOperation.call(
-                    claim.policy().name(),
-                    () -> store.complete(
+            boolean done = store(claim.policy().name())
+                    .complete(
                             claim.key().storeKey(),
                             claim.owner(),
                             outcome,
-                            claim.policy().ttl()));
+                            claim.policy().ttl());
             failed = false;
             finished(StorePrimitive.COMPLETE, started, false);
             if (!done) {
@@ -248,8 +273,7 @@ public final class IdempotencyEngine {
     public boolean release(Claim.Owned claim, ReleaseCause cause) {
         long started = started();
         try {
-            boolean released = CurrentOperation.call(
-                    claim.policy().name(), () -> store.release(claim.key().storeKey(), claim.owner()));
+            boolean released = store(claim.policy().name()).release(claim.key().storeKey(), claim.owner());
             finished(StorePrimitive.RELEASE, started, false);
             if (released) {
                 claim.events().released(cause);
@@ -269,11 +293,17 @@ public final class IdempotencyEngine {
     private ClaimResult claim(OperationPolicy policy, RecordKey key, String owner, String fingerprint) {
         long started = started();
         try {
-            ClaimResult result = CurrentOperation.call(
-                    policy.name(), () -> store.claim(key.storeKey(), owner, fingerprint, policy.lease()));
+            ClaimResult result = store(policy.name()).claim(key.storeKey(), owner, fingerprint, policy.lease());
             finished(StorePrimitive.CLAIM, started, false);
             return result;
-        } catch (IdempotencyStoreUnavailableException | IdempotencyConfigurationException e) {
+        } catch (IdempotencyStoreUnavailableException e) {
+            finished(StorePrimitive.CLAIM, started, true);
+            if (e.operation() == null) {
+                // The store does not know the operation (it is bound to none): name it for the caller.
+                throw new IdempotencyStoreUnavailableException(policy.name(), key.hash(), e.getMessage(), e);
+            }
+            throw e;
+        } catch (IdempotencyConfigurationException e) {
             finished(StorePrimitive.CLAIM, started, true);
             // A misconfigured store names its own fix; wrapping it as "unavailable, retry later" would hide it.
             throw e;

@@ -3,6 +3,7 @@ package dev.idempotency.core;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.InProgressPolicy;
+import dev.idempotency.spi.Settings;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -154,7 +155,7 @@ public final class PolicyResolver {
                 return fallback.get();
             }
             try {
-                return GlobalSettings.duration(member, text);
+                return Settings.duration(member, text);
             } catch (IdempotencyConfigurationException e) {
                 throw new IdempotencyConfigurationException(
                         "Invalid " + member + " for " + describe(method) + ": " + source(member) + " is '" + text

@@ -1,7 +1,7 @@
 package dev.idempotency.ids;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

@@ -1,6 +1,6 @@
 package dev.idempotency.jaxrs;
 
-import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.core.EntryPointServices;
 import dev.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.servlet.ServletContainerInitializer;
@@ -54,9 +54,9 @@ public class DeploymentCheck implements ServletContainerInitializer {
 
         @Override
         public void contextInitialized(ServletContextEvent event) {
-            IdempotencyRuntime runtime;
+            EntryPointServices runtime;
             try {
-                runtime = CDI.current().select(IdempotencyRuntime.class).get();
+                runtime = CDI.current().select(EntryPointServices.class).get();
             } catch (RuntimeException | LinkageError e) {
                 // No CDI here (or not this library's): the feature reports it on the first guarded method.
                 LOG.log(Level.DEBUG, "no idempotency runtime to check at startup: {0}", e.toString());

@@ -3,7 +3,7 @@ package dev.idempotency.jaxrs;
 import dev.idempotency.Idempotent;
 import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import jakarta.ws.rs.Path;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;

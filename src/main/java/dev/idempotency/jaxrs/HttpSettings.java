@@ -1,7 +1,7 @@
 package dev.idempotency.jaxrs;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

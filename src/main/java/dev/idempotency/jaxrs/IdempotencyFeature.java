@@ -2,7 +2,7 @@ package dev.idempotency.jaxrs;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
-import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.core.EntryPointServices;
 import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
 import jakarta.annotation.Priority;
@@ -48,7 +48,7 @@ public final class IdempotencyFeature implements DynamicFeature {
         if (httpMethod == null) {
             return;
         }
-        IdempotencyRuntime runtime = runtime(method);
+        EntryPointServices runtime = runtime(method);
         HttpSettings http = HttpSettings.from(runtime.settings());
         OperationPolicy resolved = runtime.policies().resolve(method, annotation);
         // An explicit name keeps keys valid across URL refactors; otherwise the route names the operation.
@@ -62,7 +62,7 @@ public final class IdempotencyFeature implements DynamicFeature {
                 resolved.onInProgress(),
                 resolved.exceptions(),
                 resolved.required());
-        if (http.guards(httpMethod) && runtime.engine().store().joinsCallerTransaction(name) && isAsync(method)) {
+        if (http.guards(httpMethod) && runtime.engine().store(name).joinsCallerTransaction(name) && isAsync(method)) {
             throw asyncJoined(method, name);
         }
         context.register(
@@ -96,9 +96,9 @@ public final class IdempotencyFeature implements DynamicFeature {
         return false;
     }
 
-    private static IdempotencyRuntime runtime(Method method) {
+    private static EntryPointServices runtime(Method method) {
         try {
-            return CDI.current().select(IdempotencyRuntime.class).get();
+            return CDI.current().select(EntryPointServices.class).get();
         } catch (RuntimeException e) {
             throw new IdempotencyConfigurationException(
                     "@Idempotent on resource method " + PolicyResolver.describe(method)

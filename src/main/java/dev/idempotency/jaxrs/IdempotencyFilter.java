@@ -3,7 +3,6 @@ package dev.idempotency.jaxrs;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKeyMismatchException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.cdi.OuterGuard;
 import dev.idempotency.core.Claim;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.OperationEvents;
@@ -83,13 +82,11 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         // Only guarded methods are operations; a GET on an @Idempotent class is not counted.
         this.events = guarded ? engine.events(policy.name()) : OperationEvents.NONE;
         // The store writes this operation's records in the caller's transaction: the filter begins it.
-        this.joined = guarded && engine.store().joinsCallerTransaction(policy.name());
+        this.joined = guarded && engine.store(policy.name()).joinsCallerTransaction(policy.name());
     }
 
     @Override
     public void filter(ContainerRequestContext request) throws IOException {
-        // This entry point owns the resource method's idempotency, whether it guards it or not.
-        OuterGuard.mark(resourceMethod);
         if (!guarded) {
             return;
         }
@@ -163,7 +160,6 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        OuterGuard.clear();
         if (!(request.getProperty(Pending.PROPERTY) instanceof Pending pending) || pending.settled()) {
             return;
         }
@@ -328,7 +324,6 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
     }
 
     private static void abort(ContainerRequestContext request, Response response) {
-        OuterGuard.clear();
         request.abortWith(response);
     }
 

@@ -1,8 +1,9 @@
 package dev.idempotency.jaxrs;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.cdi.Toolkit;
 import dev.idempotency.tokens.IssuedToken;
+import dev.idempotency.tokens.OneTimeTokens;
+import dev.idempotency.tokens.TokenSettings;
 import jakarta.json.Json;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -37,18 +38,18 @@ public class OneTimeTokenEndpoint {
      */
     @POST
     public Response issue(@Context SecurityContext security, @Context HttpHeaders headers) {
-        Toolkit toolkit = OneTimeTokenFeature.toolkit(null);
-        if (!toolkit.tokenSettings().endpointEnabled()) {
+        TokenSettings settings = OneTimeTokenFeature.bean(TokenSettings.class, null);
+        if (!settings.endpointEnabled()) {
             return Problems.tokenEndpointDisabled();
         }
-        OneTimeTokenOwner owner = OneTimeTokenOwner.of(toolkit.tokenSettings().owner());
+        OneTimeTokenOwner owner = OneTimeTokenOwner.of(settings.owner());
         String who = owner.of(security, headers::getHeaderString);
         if (who == null) {
             return Problems.tokenOwnerMissing(owner.header());
         }
         IssuedToken t;
         try {
-            t = toolkit.tokens().issue(who, toolkit.tokenSettings().ttl());
+            t = OneTimeTokenFeature.bean(OneTimeTokens.class, null).issue(who, settings.ttl());
         } catch (IdempotencyStoreUnavailableException e) {
             return Problems.tokenStoreUnavailable();
         }
@@ -58,7 +59,7 @@ public class OneTimeTokenEndpoint {
         String body = Json.createObjectBuilder()
                 .add("token", t.token())
                 .add("expiresAt", t.expiresAt().toString())
-                .add("header", toolkit.tokenSettings().header())
+                .add("header", settings.header())
                 .build()
                 .toString();
         return Response.status(201)

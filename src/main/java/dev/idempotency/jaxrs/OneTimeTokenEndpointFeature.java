@@ -1,5 +1,6 @@
 package dev.idempotency.jaxrs;
 
+import dev.idempotency.tokens.TokenSettings;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;
@@ -22,7 +23,7 @@ public final class OneTimeTokenEndpointFeature implements Feature {
         }
         boolean enabled;
         try {
-            enabled = OneTimeTokenFeature.toolkit(null).tokenSettings().endpointEnabled();
+            enabled = OneTimeTokenFeature.bean(TokenSettings.class, null).endpointEnabled();
         } catch (RuntimeException e) {
             // No CDI (or no toolkit) in this JAX-RS application: it cannot use tokens, and must still start.
             return false;

@@ -1,8 +1,9 @@
 package dev.idempotency.jaxrs;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.cdi.Toolkit;
+import dev.idempotency.tokens.OneTimeTokens;
 import dev.idempotency.tokens.RequiresOneTimeToken;
+import dev.idempotency.tokens.TokenSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Priorities;
@@ -36,12 +37,10 @@ public final class OneTimeTokenFeature implements DynamicFeature {
         if (!method.isAnnotationPresent(RequiresOneTimeToken.class) && !requiredByClass(cls)) {
             return;
         }
-        Toolkit toolkit = toolkit(method);
+        TokenSettings settings = bean(TokenSettings.class, method);
         context.register(
                 new OneTimeTokenFilter(
-                        toolkit.tokens(),
-                        toolkit.tokenSettings().header(),
-                        OneTimeTokenOwner.of(toolkit.tokenSettings().owner())),
+                        bean(OneTimeTokens.class, method), settings.header(), OneTimeTokenOwner.of(settings.owner())),
                 Priorities.USER + 10);
     }
 
@@ -54,9 +53,10 @@ public final class OneTimeTokenFeature implements DynamicFeature {
         return false;
     }
 
-    static Toolkit toolkit(Method method) {
+    /** The toolkit's {@link OneTimeTokens} or {@link TokenSettings}, from CDI. */
+    static <T> T bean(Class<T> type, Method method) {
         try {
-            return CDI.current().select(Toolkit.class).get();
+            return CDI.current().select(type).get();
         } catch (RuntimeException e) {
             throw new IdempotencyConfigurationException(
                     "One-time tokens"

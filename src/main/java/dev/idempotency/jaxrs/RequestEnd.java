@@ -1,6 +1,5 @@
 package dev.idempotency.jaxrs;
 
-import dev.idempotency.cdi.OuterGuard;
 import dev.idempotency.core.ReleaseCause;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -13,9 +12,8 @@ import java.lang.System.Logger.Level;
 /**
  * Settles what JAX-RS cannot: a resource method that threw an exception no {@code ExceptionMapper}
  * maps never reaches the response filters, so its key would stay claimed until the lease ends. At the
- * end of every servlet request, a key still owned by the request is released (the client got a 500),
- * and the thread's interceptor mark is cleared, so a pooled thread never carries it to the next
- * request. Discovered by the servlet container from this jar's {@link WebListener} annotation.
+ * end of every servlet request, a key still owned by the request is released (the client got a 500).
+ * Discovered by the servlet container from this jar's {@link WebListener} annotation.
  *
  * <p>An asynchronous request (a {@code CompletionStage}, a suspended {@code AsyncResponse}) is settled
  * when its asynchronous processing ends, not when its first dispatch returns: by the response filter
@@ -33,13 +31,7 @@ public class RequestEnd implements ServletRequestListener {
     public RequestEnd() {}
 
     @Override
-    public void requestInitialized(ServletRequestEvent event) {
-        OuterGuard.clear();
-    }
-
-    @Override
     public void requestDestroyed(ServletRequestEvent event) {
-        OuterGuard.clear();
         ServletRequest request = event.getServletRequest();
         if (!(request.getAttribute(Pending.PROPERTY) instanceof Pending pending) || pending.settled()) {
             return;

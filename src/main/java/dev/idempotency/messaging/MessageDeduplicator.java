@@ -2,11 +2,11 @@ package dev.idempotency.messaging;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.core.Hashing;
-import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.core.Settlement;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.RecordStatus;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;

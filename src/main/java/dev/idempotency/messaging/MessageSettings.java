@@ -1,8 +1,7 @@
 package dev.idempotency.messaging;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.GlobalSettings;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.time.Duration;
 
 /**
@@ -61,8 +60,8 @@ public final class MessageSettings {
                 .orElse(DEFAULT_MAX_ATTEMPTS);
         return new MessageSettings(
                 max,
-                s.get(RETENTION).map(v -> GlobalSettings.duration(RETENTION, v)).orElse(DEFAULT_RETENTION),
-                s.get(LEASE).map(v -> GlobalSettings.duration(LEASE, v)).orElse(DEFAULT_LEASE));
+                s.get(RETENTION).map(v -> Settings.duration(RETENTION, v)).orElse(DEFAULT_RETENTION),
+                s.get(LEASE).map(v -> Settings.duration(LEASE, v)).orElse(DEFAULT_LEASE));
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.idempotency.ops;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.util.Locale;
 
 /**

@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * One stored record: what a store keeps per namespaced key. Stores persist all fields as they are
- * and never interpret them; the transitions are made by {@code dev.idempotency.core.RecordLifecycle}.
+ * and never interpret them; the transitions are made by {@code dev.idempotency.spi.RecordLifecycle}.
  *
  * @param key the namespaced key (64 hex characters, a SHA-256 of operation, scope and client key)
  * @param status IN_PROGRESS or COMPLETED

@@ -7,7 +7,7 @@ import java.util.Optional;
  * The atomic primitives the engine needs from a store. Every method is atomic per key with respect
  * to every other method, on every node that shares the store. Stores keep no logic of their own: the
  * decisions (is a record live? may it be taken over? who owns it?) are {@code
- * dev.idempotency.core.RecordLifecycle}'s, evaluated against the store's clock.
+ * dev.idempotency.spi.RecordLifecycle}'s, evaluated against the store's clock.
  *
  * <p>A record is <em>live</em> while its {@code expiresAt} is after the store's now. A key whose
  * record is absent or not live is free: it can be claimed, and reads treat it as absent.
@@ -80,6 +80,25 @@ public interface IdempotencyStore {
      * @return how many records were deleted
      */
     int purgeExpired(int max);
+
+    /**
+     * The store that serves the records of one operation. A store configured per operation (the JPA
+     * and Infinispan stores' transaction mode) returns a view of itself bound to that operation's
+     * settings; a store without per-operation settings returns itself (the default).
+     *
+     * <p>The engine calls this once per operation, when the operation is planned at deployment, and
+     * then makes that operation's {@link #claim}, {@link #complete} and {@link #release} calls on the
+     * store returned. Calls made on this store itself (message attempts, one-time tokens, cluster locks,
+     * the purge) belong to no operation and use the store's defaults for that case. A per-operation
+     * setting that is invalid is reported here, as an {@link dev.idempotency.IdempotencyConfigurationException}
+     * naming the key, so that it fails the deployment rather than the operation's first call.
+     *
+     * @param operation the operation name
+     * @return the store for that operation's records; never {@code null}
+     */
+    default IdempotencyStore forOperation(String operation) {
+        return this;
+    }
 
     /**
      * Whether this store writes the records of {@code operation} in the caller's own transaction, so

@@ -1,6 +1,7 @@
 /**
- * Internal, no compatibility promise: what the optional stores (Infinispan, Redis) share to register
- * themselves when their library is on the class path. Each store is chosen with {@code
+ * Internal, no compatibility promise: what the stores share: registering an optional store (Infinispan,
+ * Redis) when its library is on the class path, and the joined mode's transaction lookup and errors.
+ * The one place where a store reaches the library's global settings. Each store is chosen with {@code
  * idempotency.store} and configured with its documented keys; its classes are not API.
  */
 package dev.idempotency.stores;

@@ -1,8 +1,7 @@
 package dev.idempotency.tokens;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.GlobalSettings;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -36,7 +35,7 @@ public final class TokenSettings {
     private final String owner;
 
     private TokenSettings(Settings s) {
-        ttl = s.get(TTL).map(v -> GlobalSettings.duration(TTL, v)).orElse(DEFAULT_TTL);
+        ttl = s.get(TTL).map(v -> Settings.duration(TTL, v)).orElse(DEFAULT_TTL);
         header = s.get(HEADER).map(String::trim).filter(v -> !v.isEmpty()).orElse(DEFAULT_HEADER);
         if (!header.chars().allMatch(TokenSettings::isTchar)) {
             throw new IdempotencyConfigurationException("Config key '" + HEADER + "' is '" + header

@@ -1,8 +1,8 @@
 package dev.idempotency.bench;
 
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.RecordStatus;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
 import dev.idempotency.stores.infinispan.InfinispanStores;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
 import dev.idempotency.core.Hashing;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.jpa.JpaIdempotencyStore;
 import dev.idempotency.stores.jpa.JpaStoreSettings;
 import java.nio.charset.StandardCharsets;

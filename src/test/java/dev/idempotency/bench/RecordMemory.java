@@ -1,7 +1,7 @@
 package dev.idempotency.bench;
 
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.infinispan.InfinispanStores;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.lang.management.ManagementFactory;

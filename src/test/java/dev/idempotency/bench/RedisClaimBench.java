@@ -1,6 +1,6 @@
 package dev.idempotency.bench;
 
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.redis.RedisIdempotencyStore;
 import dev.idempotency.stores.redis.RedisStoreSettings;
 import dev.idempotency.stores.redis.RedisStores;

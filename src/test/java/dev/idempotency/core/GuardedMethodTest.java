@@ -11,6 +11,7 @@ import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.spi.DelegatingStore;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.lang.reflect.Method;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.InProgressPolicy;
+import dev.idempotency.spi.Settings;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.time.Duration;

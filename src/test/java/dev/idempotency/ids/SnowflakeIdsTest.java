@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.Races;
+import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

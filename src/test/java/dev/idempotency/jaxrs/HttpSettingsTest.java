@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
 import dev.idempotency.messaging.MessageSettings;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.tokens.TokenSettings;
 import java.time.Duration;
 import java.util.Map;

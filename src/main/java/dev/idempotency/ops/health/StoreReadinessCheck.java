@@ -1,6 +1,6 @@
 package dev.idempotency.ops.health;
 
-import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.core.EntryPointServices;
 import dev.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.inject.spi.CDI;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +36,7 @@ public class StoreReadinessCheck implements HealthCheck {
         // Looked up, not injected: a bean added by an extension may live in a bean archive that does not
         // see the library's beans (Payara), while CDI.current() is the application's container.
         IdempotencyStore store =
-                CDI.current().select(IdempotencyRuntime.class).get().engine().store();
+                CDI.current().select(EntryPointServices.class).get().engine().store();
         HealthCheckResponseBuilder b = HealthCheckResponse.named(NAME)
                 .withData("store", store.getClass().getName());
         long started = System.nanoTime();

@@ -1,6 +1,6 @@
 package dev.idempotency.ops.inspection;
 
-import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.core.EntryPointServices;
 import dev.idempotency.core.IdempotencyObserver;
 import dev.idempotency.core.KeyReader;
 import dev.idempotency.core.RecordKey;
@@ -45,7 +45,7 @@ public class RecordInspector {
     private static final System.Logger LOG = System.getLogger(RecordInspector.class.getName());
 
     @Inject
-    IdempotencyRuntime runtime;
+    EntryPointServices runtime;
 
     @Inject
     Instance<IdempotencyMetrics> metrics;

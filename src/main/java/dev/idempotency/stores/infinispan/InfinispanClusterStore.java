@@ -2,13 +2,12 @@ package dev.idempotency.stores.infinispan;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.CurrentOperation;
-import dev.idempotency.core.GlobalSettings;
-import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.RecordStatus;
+import dev.idempotency.stores.JoinedMode;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -237,9 +236,25 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         return records.size();
     }
 
+    /**
+     * This store bound to one operation: its claims and completions follow that operation's transaction
+     * mode ({@code idempotency.infinispan.transaction.<operation>}). Calls on the store itself belong to
+     * no operation and run in the separate mode.
+     *
+     * @throws dev.idempotency.IdempotencyConfigurationException the operation's mode key is invalid
+     */
+    @Override
+    public IdempotencyStore forOperation(String operation) {
+        options.joined().test(operation); // an invalid per-operation key fails now, at deployment
+        return new OperationStore(operation);
+    }
+
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-        String operation = CurrentOperation.name();
+        return claim(null, key, owner, fingerprint, lease);
+    }
+
+    private ClaimResult claim(String operation, String key, String owner, String fingerprint, Duration lease) {
         if (operation != null && options.joined().test(operation)) {
             requireTransaction(operation); // before the call runs: its outcome could not be prepared
         }
@@ -277,7 +292,10 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
      */
     @Override
     public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
-        String operation = CurrentOperation.name();
+        return complete(null, key, owner, outcome, ttl);
+    }
+
+    private boolean complete(String operation, String key, String owner, byte[] outcome, Duration ttl) {
         if (operation != null && options.joined().test(operation)) {
             return completeJoined(operation, key, owner, outcome, ttl);
         }
@@ -320,14 +338,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         TransactionSynchronizationRegistry registry = registry(operation);
         int status = registry.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
-            throw new IdempotencyConfigurationException("Operation '" + operation + "' uses the joined transaction"
-                    + " mode ('" + InfinispanStores.TRANSACTION + "'), but no JTA transaction is active when its"
-                    + " call is guarded (status " + status + "). The CDI interceptor runs at priority "
-                    + GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY + " unless configured, outside @Transactional"
-                    + " (200): guard an EJB with container-managed transactions, set '"
-                    + GlobalSettings.INTERCEPTOR_PRIORITY + "' above 200 (e.g. 1000) so it runs inside"
-                    + " @Transactional, call the method from inside a transaction, or use the separate mode for"
-                    + " this operation.");
+            throw JoinedMode.noTransaction(operation, InfinispanStores.TRANSACTION, "its call is guarded", status);
         }
         return registry;
     }
@@ -380,8 +391,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         TransactionSynchronizationRegistry r = registry;
         if (r == null) {
             try {
-                r = (TransactionSynchronizationRegistry)
-                        new InitialContext().lookup(GlobalSettings.DEFAULT_TRANSACTION_REGISTRY);
+                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(JoinedMode.TRANSACTION_REGISTRY);
             } catch (NamingException e) {
                 throw new IdempotencyConfigurationException(
                         "Operation '" + operation + "' uses the joined transaction mode ('"
@@ -568,5 +578,55 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     /** Keys are already SHA-256 hex; a prefix is enough to correlate log lines. */
     private static String hash(String key) {
         return key.length() > 12 ? key.substring(0, 12) : key;
+    }
+
+    /** {@link #forOperation}: this store, with one operation's claims and completions. */
+    private final class OperationStore implements IdempotencyStore {
+
+        private final String operation;
+
+        OperationStore(String operation) {
+            this.operation = operation;
+        }
+
+        @Override
+        public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+            return InfinispanClusterStore.this.claim(operation, key, owner, fingerprint, lease);
+        }
+
+        @Override
+        public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+            return InfinispanClusterStore.this.complete(operation, key, owner, outcome, ttl);
+        }
+
+        @Override
+        public Optional<IdempotencyRecord> read(String key) {
+            return InfinispanClusterStore.this.read(key);
+        }
+
+        @Override
+        public boolean release(String key, String owner) {
+            return InfinispanClusterStore.this.release(key, owner);
+        }
+
+        @Override
+        public boolean deleteCompleted(String key, String owner) {
+            return InfinispanClusterStore.this.deleteCompleted(key, owner);
+        }
+
+        @Override
+        public int purgeExpired(int max) {
+            return InfinispanClusterStore.this.purgeExpired(max);
+        }
+
+        @Override
+        public IdempotencyStore forOperation(String other) {
+            return InfinispanClusterStore.this.forOperation(other);
+        }
+
+        @Override
+        public boolean joinsCallerTransaction(String other) {
+            return InfinispanClusterStore.this.joinsCallerTransaction(other);
+        }
     }
 }

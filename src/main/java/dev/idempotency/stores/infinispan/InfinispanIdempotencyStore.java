@@ -2,10 +2,10 @@ package dev.idempotency.stores.infinispan;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
 import jakarta.transaction.RollbackException;
 import java.time.Clock;
 import java.time.Duration;
@@ -192,6 +192,13 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
     @Override
     public int purgeExpired(int max) {
         return 0;
+    }
+
+    /** This store; refuses an operation configured for the joined mode (see {@link #joinsCallerTransaction}). */
+    @Override
+    public IdempotencyStore forOperation(String operation) {
+        joinsCallerTransaction(operation);
+        return this;
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.idempotency.stores.infinispan;
 
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.Settings;
 import jakarta.enterprise.inject.Instance;
 import java.util.Properties;
 import org.eclipse.microprofile.config.Config;

@@ -1,10 +1,9 @@
 package dev.idempotency.stores.infinispan;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.GlobalSettings;
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.Settings;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -431,7 +430,7 @@ public final class InfinispanStores {
     }
 
     private static Duration duration(Settings settings, String key, Duration dflt) {
-        return settings.get(key).map(v -> GlobalSettings.duration(key, v)).orElse(dflt);
+        return settings.get(key).map(v -> Settings.duration(key, v)).orElse(dflt);
     }
 
     private static boolean bool(Settings settings, String key, boolean dflt) {

@@ -1,8 +1,8 @@
 package dev.idempotency.stores.infinispan;
 
-import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.RecordStatus;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

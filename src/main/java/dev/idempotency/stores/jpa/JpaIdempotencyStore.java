@@ -2,12 +2,10 @@ package dev.idempotency.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.CurrentOperation;
-import dev.idempotency.core.Hashing;
-import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.RecordStatus;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
@@ -98,8 +96,16 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private final String completeSql;
     private final String releaseSql;
     private final String purgeSelectSql;
+    /** The operation whose records this view serves ({@link #forOperation}); {@code null} for none. */
+    private final String operation;
 
     JpaIdempotencyStore(Connections connections, Dialect dialect, JpaStoreSettings settings, Clock clock) {
+        this(connections, dialect, settings, clock, null);
+    }
+
+    private JpaIdempotencyStore(
+            Connections connections, Dialect dialect, JpaStoreSettings settings, Clock clock, String operation) {
+        this.operation = operation;
         this.connections = connections;
         this.dialect = dialect;
         this.settings = settings;
@@ -167,11 +173,23 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         return dialect.configName();
     }
 
+    /**
+     * This store bound to one operation: its claims, completions and releases run in that operation's
+     * transaction mode ({@link JpaStoreSettings#mode}). Calls on the store itself belong to no operation
+     * and run in the separate mode.
+     *
+     * @throws IdempotencyConfigurationException the operation's mode key has an invalid value
+     */
+    @Override
+    public IdempotencyStore forOperation(String operation) {
+        settings.mode(operation); // an invalid per-operation key fails now, at deployment
+        return new JpaIdempotencyStore(connections, dialect, settings, clock, operation);
+    }
+
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
         Instant now = now();
         IdempotencyRecord claim = normalized(RecordLifecycle.claim(key, owner, fingerprint, now, lease));
-        String operation = CurrentOperation.name();
         try {
             if (joined(operation)) {
                 return connections.joined(c -> claimJoined(c, claim, now), operation);
@@ -328,7 +346,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         try {
             r = connections.separate(c -> read(c, key, false));
         } catch (SQLException e) {
-            throw unavailable("read", CurrentOperation.name(), key, e);
+            throw unavailable("read", operation, key, e);
         }
         return r != null && RecordLifecycle.isLive(r, now) ? Optional.of(r) : Optional.empty();
     }
@@ -380,7 +398,6 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
      * #SETTLE_RETRY}: the operation already ran, and the engine cannot store its outcome later.
      */
     private boolean settle(String action, String key, Connections.Work<Boolean> statement) {
-        String operation = CurrentOperation.name();
         try {
             if (joined(operation)) {
                 return connections.joined(statement, operation);
@@ -524,7 +541,8 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
      * work on this table with this user.
      */
     private void probe() {
-        String key = Hashing.sha256Hex("idempotency-ee startup probe " + System.nanoTime() + " " + Math.random());
+        // 64 hex digits, the shape of a real namespaced key.
+        String key = (java.util.UUID.randomUUID().toString() + java.util.UUID.randomUUID()).replace("-", "");
         try {
             connections.separate(c -> {
                 IdempotencyRecord claim =

@@ -1,11 +1,11 @@
 package dev.idempotency.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.GlobalSettings;
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.Settings;
+import dev.idempotency.stores.OptionalStores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -42,6 +42,7 @@ public class JpaStoreBean implements IdempotencyStore {
 
     private final JtaTransactionRunner runner;
     private volatile JpaIdempotencyStore store;
+    private volatile JpaStoreSettings storeSettings;
 
     /** For the container's proxy. */
     protected JpaStoreBean() {
@@ -56,7 +57,7 @@ public class JpaStoreBean implements IdempotencyStore {
 
     /** Builds the store at startup when it is the selected one, so that misconfiguration fails the deployment. */
     void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
-        if (!NAME.equals(new GlobalSettings(settings()).store())) {
+        if (!OptionalStores.selected(NAME)) {
             return;
         }
         try {
@@ -119,9 +120,91 @@ public class JpaStoreBean implements IdempotencyStore {
         return store().purgeExpired(max);
     }
 
+    /**
+     * The store of one operation. Answers without the data source (Payara binds a web module's data
+     * sources after the application scope starts, and operations are planned then): the operation's
+     * mode key is checked now, and the store is bound to the operation on the first call.
+     */
+    @Override
+    public IdempotencyStore forOperation(String operation) {
+        storeSettings().mode(operation); // an invalid per-operation key fails now, at deployment
+        return new OperationStore(operation);
+    }
+
+    /** Starts the store if it has not started: a configuration it cannot work with throws here. */
     @Override
     public boolean joinsCallerTransaction(String operation) {
         return store().joinsCallerTransaction(operation);
+    }
+
+    private JpaStoreSettings storeSettings() {
+        JpaStoreSettings s = storeSettings;
+        if (s == null) {
+            s = new JpaStoreSettings(settings());
+            storeSettings = s;
+        }
+        return s;
+    }
+
+    /** {@link #forOperation}: the operation's view of the store, taken when the store exists. */
+    private final class OperationStore implements IdempotencyStore {
+
+        private final String operation;
+        private volatile IdempotencyStore bound;
+
+        OperationStore(String operation) {
+            this.operation = operation;
+        }
+
+        private IdempotencyStore bound() {
+            IdempotencyStore b = bound;
+            if (b == null) {
+                b = store().forOperation(operation);
+                bound = b;
+            }
+            return b;
+        }
+
+        @Override
+        public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+            return bound().claim(key, owner, fingerprint, lease);
+        }
+
+        @Override
+        public Optional<IdempotencyRecord> read(String key) {
+            return bound().read(key);
+        }
+
+        @Override
+        public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+            return bound().complete(key, owner, outcome, ttl);
+        }
+
+        @Override
+        public boolean release(String key, String owner) {
+            return bound().release(key, owner);
+        }
+
+        @Override
+        public boolean deleteCompleted(String key, String owner) {
+            return bound().deleteCompleted(key, owner);
+        }
+
+        @Override
+        public int purgeExpired(int max) {
+            return bound().purgeExpired(max);
+        }
+
+        @Override
+        public IdempotencyStore forOperation(String other) {
+            return JpaStoreBean.this.forOperation(other);
+        }
+
+        /** From the settings alone, so that planning an operation does not need the data source. */
+        @Override
+        public boolean joinsCallerTransaction(String other) {
+            return storeSettings().mode(other) == TransactionMode.JOINED;
+        }
     }
 
     private JpaIdempotencyStore store() {

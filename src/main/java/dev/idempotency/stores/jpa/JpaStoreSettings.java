@@ -1,8 +1,7 @@
 package dev.idempotency.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.GlobalSettings;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -56,7 +55,7 @@ public final class JpaStoreSettings {
                 .orElse(DEFAULT_TRANSACTION);
         this.lockTimeout = settings.get(LOCK_TIMEOUT)
                 .filter(v -> !v.isBlank())
-                .map(v -> GlobalSettings.duration(LOCK_TIMEOUT, v))
+                .map(v -> Settings.duration(LOCK_TIMEOUT, v))
                 .orElse(DEFAULT_LOCK_TIMEOUT);
         if (lockTimeout.toMillis() < 1000) {
             // JDBC statement timeouts have a resolution of whole seconds; below one it would mean "none".
@@ -65,7 +64,7 @@ public final class JpaStoreSettings {
         }
         this.claimGrace = settings.get(CLAIM_GRACE)
                 .filter(v -> !v.isBlank())
-                .map(v -> GlobalSettings.duration(CLAIM_GRACE, v))
+                .map(v -> Settings.duration(CLAIM_GRACE, v))
                 .orElse(DEFAULT_CLAIM_GRACE);
         if (claimGrace.isNegative()) {
             throw new IdempotencyConfigurationException(

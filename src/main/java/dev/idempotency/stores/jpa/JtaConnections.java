@@ -1,7 +1,7 @@
 package dev.idempotency.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.GlobalSettings;
+import dev.idempotency.stores.JoinedMode;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
@@ -48,15 +48,8 @@ final class JtaConnections implements Connections {
     public <T> T joined(Work<T> work, String operation) throws SQLException {
         int status = registry().getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
-            throw new IdempotencyConfigurationException("Operation '" + operation
-                    + "' uses the joined transaction mode ('" + JpaStoreSettings.TRANSACTION
-                    + "'), but no JTA transaction is active when its idempotency record is written (status "
-                    + status + "). The CDI interceptor runs at priority "
-                    + GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY
-                    + " unless configured, outside @Transactional (200): guard an EJB with container-managed"
-                    + " transactions, set '" + GlobalSettings.INTERCEPTOR_PRIORITY
-                    + "' above 200 (e.g. 1000) so it runs inside @Transactional, call the method from inside a"
-                    + " transaction, or use the separate mode for this operation.");
+            throw JoinedMode.noTransaction(
+                    operation, JpaStoreSettings.TRANSACTION, "its idempotency record is written", status);
         }
         try (Connection c = dataSource.getConnection()) {
             return work.run(c);
@@ -67,8 +60,7 @@ final class JtaConnections implements Connections {
         TransactionSynchronizationRegistry r = registry;
         if (r == null) {
             try {
-                r = (TransactionSynchronizationRegistry)
-                        new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
+                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(JoinedMode.TRANSACTION_REGISTRY);
             } catch (NamingException e) {
                 throw new IdempotencyConfigurationException(
                         "The JPA store's joined mode needs java:comp/TransactionSynchronizationRegistry, which"

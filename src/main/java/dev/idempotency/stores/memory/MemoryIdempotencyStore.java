@@ -1,11 +1,10 @@
 package dev.idempotency.stores.memory;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.CurrentOperation;
-import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -151,16 +150,13 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
                     String.valueOf(limits.maxBytes()),
                     String.valueOf(refused));
         }
-        String operation = CurrentOperation.name();
         return new IdempotencyStoreUnavailableException(
-                operation,
+                null,
                 null,
                 "The memory idempotency store is full (limits " + MemoryStoreLimits.MAX_ENTRIES + "="
                         + limits.maxEntries() + ", " + MemoryStoreLimits.MAX_BYTES + "=" + limits.maxBytes()
-                        + ") and every record in it is still live, so "
-                        + (operation == null ? "the operation" : "operation '" + operation + "'")
-                        + " did not run; retry later. Operators: raise the limits, shorten idempotency.ttl,"
-                        + " or use a shared store.",
+                        + ") and every record in it is still live, so the operation did not run; retry later."
+                        + " Operators: raise the limits, shorten idempotency.ttl, or use a shared store.",
                 null);
     }
 

@@ -1,7 +1,7 @@
 package dev.idempotency.stores.memory;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 
 /**
  * How much the memory store holds at most: records, and estimated heap bytes (each record counts

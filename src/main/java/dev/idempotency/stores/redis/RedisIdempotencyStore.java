@@ -1,11 +1,10 @@
 package dev.idempotency.stores.redis;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.Hashing;
-import dev.idempotency.core.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,7 +66,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
             + "return 1\n";
 
     private static final byte[] CAS_SOURCE = CAS_SCRIPT.getBytes(StandardCharsets.UTF_8);
-    private static final byte[] CAS_SHA = Hashing.hex(sha1(CAS_SOURCE)).getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CAS_SHA =
+            java.util.HexFormat.of().formatHex(sha1(CAS_SOURCE)).getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DELETE = new byte[0];
 
     /** How often a decision is retried after the record changed between the read and the write. */

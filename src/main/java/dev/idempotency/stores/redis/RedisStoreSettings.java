@@ -1,8 +1,7 @@
 package dev.idempotency.stores.redis;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.GlobalSettings;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -294,14 +293,14 @@ public final class RedisStoreSettings {
     }
 
     private static Duration duration(Settings settings, String key, Duration dflt) {
-        return text(settings, key).map(v -> GlobalSettings.duration(key, v)).orElse(dflt);
+        return text(settings, key).map(v -> Settings.duration(key, v)).orElse(dflt);
     }
 
     private static Duration parseGrace(String v) {
         if ("PT0S".equalsIgnoreCase(v) || "0".equals(v)) {
             return Duration.ZERO;
         }
-        return GlobalSettings.duration(CLAIM_GRACE, v);
+        return Settings.duration(CLAIM_GRACE, v);
     }
 
     private static int integer(Settings settings, String key, int dflt, int min) {

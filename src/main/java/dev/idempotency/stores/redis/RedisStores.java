@@ -2,7 +2,7 @@ package dev.idempotency.stores.redis;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.time.Clock;
 import java.util.LinkedHashSet;
 import java.util.Set;

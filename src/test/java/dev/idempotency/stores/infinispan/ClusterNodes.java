@@ -1,6 +1,6 @@
 package dev.idempotency.stores.infinispan;
 
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

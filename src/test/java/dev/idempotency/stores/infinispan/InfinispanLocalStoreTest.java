@@ -2,10 +2,10 @@ package dev.idempotency.stores.infinispan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
 import dev.idempotency.spi.RecordStatus;
+import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.ConfiguredWeld;
+import dev.idempotency.IdempotencyKey;
+import dev.idempotency.Idempotent;
+import dev.idempotency.cdi.IdempotencyExtension;
 import dev.idempotency.cdi.IdempotencyRuntime;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
@@ -11,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.literal.NamedLiteral;
+import jakarta.enterprise.inject.spi.Extension;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
@@ -85,6 +89,53 @@ class InfinispanStoreCdiTest {
                         c -> {}))
                 .hasStackTraceContaining(InfinispanStores.CONFIG)
                 .hasStackTraceContaining("no-such-file.xml");
+    }
+
+    @Test
+    void anInvalidPerOperationKeyFailsTheDeploymentNotTheFirstCall() {
+        String key = InfinispanStores.TRANSACTION + ".bad-mode";
+        assertThatThrownBy(() -> ConfiguredWeld.run(
+                        Map.of("idempotency.store", "infinispan", key, "sometimes"),
+                        new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
+                        new Class<?>[] {BadModeCharges.class},
+                        c -> {}))
+                .as("the operation is planned against the store when the application starts")
+                .hasStackTraceContaining(key)
+                .hasStackTraceContaining("use separate or joined");
+    }
+
+    @Test
+    void theJoinedModeOnALocalCacheFailsTheDeployment() {
+        String key = InfinispanStores.TRANSACTION + ".bad-mode";
+        assertThatThrownBy(() -> ConfiguredWeld.run(
+                        Map.of("idempotency.store", "infinispan", key, "joined"),
+                        new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
+                        new Class<?>[] {BadModeCharges.class},
+                        c -> {}))
+                .hasStackTraceContaining(key)
+                .hasStackTraceContaining("the joined mode is for a cluster");
+    }
+
+    @Test
+    void aValidPerOperationKeyDeploys() throws Exception {
+        ConfiguredWeld.run(
+                Map.of("idempotency.store", "infinispan", InfinispanStores.TRANSACTION + ".bad-mode", "separate"),
+                new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
+                new Class<?>[] {BadModeCharges.class},
+                c -> assertThat(c.select(IdempotencyRuntime.class)
+                                .get()
+                                .engine()
+                                .store("bad-mode"))
+                        .isInstanceOf(InfinispanIdempotencyStore.class));
+    }
+
+    /** A bean with one guarded operation, {@code bad-mode}. */
+    @ApplicationScoped
+    static class BadModeCharges {
+        @Idempotent(name = "bad-mode")
+        public String charge(@IdempotencyKey String id) {
+            return "charged " + id;
+        }
     }
 
     /** An application that produces its own cache manager. */

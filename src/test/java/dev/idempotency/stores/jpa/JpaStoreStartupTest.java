@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.MutableClock;
+import dev.idempotency.spi.Settings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

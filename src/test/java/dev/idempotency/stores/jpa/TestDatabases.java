@@ -3,7 +3,7 @@ package dev.idempotency.stores.jpa;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;

@@ -2,9 +2,9 @@ package dev.idempotency.stores.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
+import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

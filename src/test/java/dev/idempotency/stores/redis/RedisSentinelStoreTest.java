@@ -3,9 +3,9 @@ package dev.idempotency.stores.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.TestServices;
-import dev.idempotency.core.Settings;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
+import dev.idempotency.spi.Settings;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.Settings;
+import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.redis.RedisStoreSettings.HostPort;
 import dev.idempotency.stores.redis.RedisStoreSettings.Topology;
 import java.time.Duration;

@@ -1,10 +1,8 @@
-package dev.idempotency.core;
+package dev.idempotency.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idempotency.spi.IdempotencyRecord;
-import dev.idempotency.spi.RecordStatus;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,5 @@
-package dev.idempotency.core;
+package dev.idempotency.spi;
 
-import dev.idempotency.spi.IdempotencyRecord;
-import dev.idempotency.spi.RecordStatus;
 import java.time.Duration;
 import java.time.Instant;
 

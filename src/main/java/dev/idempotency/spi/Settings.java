@@ -1,0 +1,51 @@
+package dev.idempotency.spi;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where configuration comes from: MicroProfile Config in a container, a map in unit tests. Keeps core
+ * free of any container API.
+ */
+@FunctionalInterface
+public interface Settings {
+
+    /** The value of a key, or empty when it is not set. */
+    Optional<String> get(String key);
+
+    /** Settings backed by a map, for tests and programmatic use. */
+    static Settings of(Map<String, String> values) {
+        return key -> Optional.ofNullable(values.get(key));
+    }
+
+    /** No settings at all: every default applies. */
+    static Settings none() {
+        return key -> Optional.empty();
+    }
+
+    /**
+     * Parses a positive ISO-8601 duration, or fails naming the key and an example.
+     *
+     * @param key the config key (or annotation member) the text came from
+     * @param text the text
+     */
+    public static Duration duration(String key, String text) {
+        Duration d;
+        try {
+            d = Duration.parse(text.trim());
+        } catch (DateTimeParseException e) {
+            throw new IdempotencyConfigurationException(
+                    "'" + key + "' is '" + text
+                            + "', which is not an ISO-8601 duration; write it like PT30S, PT24H or P7D.",
+                    e);
+        }
+        if (d.isNegative() || d.isZero()) {
+            throw new IdempotencyConfigurationException(
+                    "'" + key + "' is '" + text + "'; it must be a positive duration such as PT30S, PT24H or P7D.");
+        }
+        return d;
+    }
+}

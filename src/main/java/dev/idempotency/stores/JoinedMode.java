@@ -1,0 +1,36 @@
+package dev.idempotency.stores;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.core.GlobalSettings;
+
+/**
+ * What the stores that offer the joined transaction mode (JPA, Infinispan cluster) share: where the
+ * JTA transaction registry is, and the error for a joined operation whose call runs outside a
+ * transaction.
+ */
+public final class JoinedMode {
+
+    /** The JNDI name of the JTA {@code TransactionSynchronizationRegistry}. */
+    public static final String TRANSACTION_REGISTRY = GlobalSettings.DEFAULT_TRANSACTION_REGISTRY;
+
+    private JoinedMode() {}
+
+    /**
+     * The error for an operation in the joined mode whose store call found no active JTA transaction.
+     *
+     * @param operation the operation name
+     * @param modeKey the config key that selects the mode
+     * @param when when the store needed the transaction, e.g. "its call is guarded"
+     * @param status the JTA status found
+     */
+    public static IdempotencyConfigurationException noTransaction(
+            String operation, String modeKey, String when, int status) {
+        return new IdempotencyConfigurationException("Operation '" + operation + "' uses the joined transaction mode ('"
+                + modeKey + "'), but no JTA transaction is active when " + when + " (status " + status
+                + "). The CDI interceptor runs at priority " + GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY
+                + " unless configured, outside @Transactional (200): guard an EJB with container-managed"
+                + " transactions, set '" + GlobalSettings.INTERCEPTOR_PRIORITY
+                + "' above 200 (e.g. 1000) so it runs inside @Transactional, call the method from inside a"
+                + " transaction, or use the separate mode for this operation.");
+    }
+}

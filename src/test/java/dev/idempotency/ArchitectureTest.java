@@ -1,0 +1,168 @@
+package dev.idempotency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering rules of the main sources, checked on every build: which package may depend on which.
+ * A dependency is an import or a fully qualified name in code (comments and string literals are left
+ * out, so Javadoc may still link across layers).
+ */
+class ArchitectureTest {
+
+    private static final Path MAIN = Path.of("src/main/java");
+    private static final Pattern REFERENCE = Pattern.compile("\\b((?:jakarta|javax|org\\.eclipse\\.microprofile|dev"
+            + "\\.idempotency)(?:\\.[a-z][a-z0-9_]*)*)\\.[A-Z]");
+
+    /** Container APIs: what core must not use (JSON-P and JSON-B are libraries, not the container). */
+    private static final List<String> CONTAINER_APIS = List.of(
+            "jakarta.enterprise",
+            "jakarta.inject",
+            "jakarta.interceptor",
+            "jakarta.ws.rs",
+            "jakarta.servlet",
+            "jakarta.ejb",
+            "jakarta.transaction",
+            "jakarta.persistence",
+            "jakarta.annotation",
+            "javax.naming",
+            "org.eclipse.microprofile");
+
+    @Test
+    void coreUsesNoContainerApiAndNoOuterLayer() {
+        assertThat(violations(
+                        "dev.idempotency.core",
+                        ref -> CONTAINER_APIS.stream().anyMatch(api -> within(ref, api))
+                                || (within(ref, "dev.idempotency")
+                                        && !ref.equals("dev.idempotency")
+                                        && !within(ref, "dev.idempotency.core")
+                                        && !within(ref, "dev.idempotency.spi"))))
+                .as("core may use the API, the SPI and plain libraries only")
+                .isEmpty();
+    }
+
+    @Test
+    void jaxrsDoesNotUseTheCdiGlue() {
+        assertThat(violations("dev.idempotency.jaxrs", ref -> within(ref, "dev.idempotency.cdi")))
+                .as("the JAX-RS entry point reaches the runtime through core.EntryPointServices")
+                .isEmpty();
+    }
+
+    @Test
+    void spiUsesOnlyTheApi() {
+        assertThat(violations(
+                        "dev.idempotency.spi",
+                        ref -> within(ref, "dev.idempotency")
+                                && !ref.equals("dev.idempotency")
+                                && !within(ref, "dev.idempotency.spi")))
+                .isEmpty();
+    }
+
+    @Test
+    void aStoreUsesOnlyTheSpiTheApiAndTheStoresSharedPackage() {
+        List<String> stores = subpackages("dev.idempotency.stores");
+        assertThat(stores).contains("dev.idempotency.stores.jpa", "dev.idempotency.stores.memory");
+        for (String store : stores) {
+            assertThat(violations(
+                            store,
+                            ref -> within(ref, "dev.idempotency")
+                                    && !ref.equals("dev.idempotency")
+                                    && !ref.equals("dev.idempotency.stores")
+                                    && !within(ref, "dev.idempotency.spi")
+                                    && !within(ref, store)))
+                    .as("store package %s", store)
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void theCheckSeesADependency() {
+        // The rules above pass vacuously if references are not found at all.
+        assertThat(violations("dev.idempotency.jaxrs", ref -> within(ref, "dev.idempotency.core")))
+                .isNotEmpty();
+        assertThat(violations("dev.idempotency.cdi", ref -> within(ref, "jakarta.enterprise")))
+                .isNotEmpty();
+    }
+
+    private static boolean within(String ref, String pkg) {
+        return ref.equals(pkg) || ref.startsWith(pkg + ".");
+    }
+
+    /** "file: referenced package" for each reference in the package's own files that breaks the rule. */
+    private static List<String> violations(String pkg, Predicate<String> forbidden) {
+        Path dir = MAIN.resolve(pkg.replace('.', '/'));
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            files.filter(f -> f.toString().endsWith(".java")).sorted().forEach(f -> {
+                Matcher m = REFERENCE.matcher(code(f));
+                while (m.find()) {
+                    if (forbidden.test(m.group(1))) {
+                        found.add(f.getFileName() + ": " + m.group(1));
+                    }
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return found.stream().distinct().toList();
+    }
+
+    private static List<String> subpackages(String pkg) {
+        Path dir = MAIN.resolve(pkg.replace('.', '/'));
+        try (Stream<Path> dirs = Files.list(dir)) {
+            return dirs.filter(Files::isDirectory)
+                    .map(d -> pkg + "." + d.getFileName())
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The file's text without comments, string literals and text blocks. */
+    private static String code(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        StringBuilder code = new StringBuilder(text.length());
+        int i = 0;
+        while (i < text.length()) {
+            if (text.startsWith("/*", i)) {
+                int end = text.indexOf("*/", i + 2);
+                i = end < 0 ? text.length() : end + 2;
+                code.append(' ');
+            } else if (text.startsWith("//", i)) {
+                int end = text.indexOf('\n', i);
+                i = end < 0 ? text.length() : end;
+            } else if (text.startsWith("\"\"\"", i)) {
+                int end = text.indexOf("\"\"\"", i + 3);
+                i = end < 0 ? text.length() : end + 3;
+                code.append("\"\"");
+            } else if (text.charAt(i) == '"' || text.charAt(i) == '\'') {
+                char quote = text.charAt(i++);
+                while (i < text.length() && text.charAt(i) != quote) {
+                    i += text.charAt(i) == '\\' ? 2 : 1;
+                }
+                i++;
+                code.append(quote).append(quote);
+            } else {
+                code.append(text.charAt(i++));
+            }
+        }
+        return code.toString();
+    }
+}
