@@ -76,7 +76,7 @@ import java.lang.annotation.Target;
  * {@code idempotency.ttl} and {@code idempotency.lease}.
  *
  * <p>On a JAX-RS resource the key comes from the {@code Idempotency-Key} request header instead; see
- * the README for the HTTP rules.
+ * docs/http.md for the HTTP rules.
  */
 @Inherited
 @Documented

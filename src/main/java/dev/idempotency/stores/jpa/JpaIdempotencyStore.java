@@ -39,7 +39,10 @@ import javax.sql.DataSource;
  *       CONFLICT DO NOTHING} on PostgreSQL, which also returns the existing row in the same statement;
  *       {@code INSERT IGNORE} on MariaDB/MySQL; a plain INSERT whose duplicate-key error fails only
  *       that statement elsewhere). If the key exists, its row is read with a plain SELECT (on
- *       PostgreSQL it came back with the INSERT). A live record is reported as it is, without a lock:
+ *       PostgreSQL it came back with the INSERT; in the {@code joined} mode on MariaDB/MySQL the
+ *       SELECT is {@code LOCK IN SHARE MODE}, which adds no lock to the one the INSERT IGNORE took,
+ *       see {@link Dialect#read}); no repeat is read with {@code SELECT ... FOR UPDATE}. A live
+ *       record is reported as it is, without a lock:
  *       a live COMPLETED record changes only by expiring, and a live IN_PROGRESS one only by expiring or
  *       through its owner, so a poll (an {@code onInProgress = WAIT} duplicate) writes nothing and
  *       never queues before the owner's complete. A record that is not live is taken over by one
