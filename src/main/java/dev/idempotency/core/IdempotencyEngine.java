@@ -300,7 +300,8 @@ public final class IdempotencyEngine {
             finished(StorePrimitive.CLAIM, started, true);
             if (e.operation() == null) {
                 // The store does not know the operation (it is bound to none): name it for the caller.
-                throw new IdempotencyStoreUnavailableException(policy.name(), key.hash(), e.getMessage(), e);
+                throw new IdempotencyStoreUnavailableException(
+                        policy.name(), key.hash(), "Operation '" + policy.name() + "': " + e.getMessage(), e);
             }
             throw e;
         } catch (IdempotencyConfigurationException e) {

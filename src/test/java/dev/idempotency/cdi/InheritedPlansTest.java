@@ -25,6 +25,16 @@ class InheritedPlansTest {
     @Inject
     BetaCharges beta;
 
+    @Inject
+    IdempotencyRuntime runtime;
+
+    @Test
+    void bothPlansAreBuiltAtDeploymentBeforeAnyCall() {
+        assertThat(runtime.plannedOperations())
+                .as("one plan per (bean class, method), built when the application starts")
+                .contains("alpha.charge", "beta.charge");
+    }
+
     @Test
     void twoBeansInheritingOneMethodKeepTheirOwnOperations() {
         String id = "order-" + System.nanoTime();
