@@ -34,12 +34,12 @@ public class ClusterLockInterceptor implements Serializable {
     /** The interceptor's priority. */
     public static final int PRIORITY = 90;
 
-    private final Toolkit toolkit;
+    private final ToolkitProducer toolkit;
     private final ConcurrentHashMap<Method, Plan> plans = new ConcurrentHashMap<>();
 
     /** @param toolkit the application's toolkit services */
     @Inject
-    public ClusterLockInterceptor(Toolkit toolkit) {
+    public ClusterLockInterceptor(ToolkitProducer toolkit) {
         this.toolkit = toolkit;
     }
 

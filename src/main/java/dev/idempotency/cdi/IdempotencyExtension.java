@@ -6,7 +6,7 @@ import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.PolicyResolver;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.stores.memory.MemoryStoreLimits;
 import jakarta.annotation.Priority;
@@ -180,7 +180,7 @@ public class IdempotencyExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation adv, BeanManager bm) {
-        Settings settings = MicroProfileSettings.current();
+        ConfigLookup settings = MicroProfileSettings.current();
         GlobalSettings global = new GlobalSettings(settings);
         for (Runnable check : List.<Runnable>of(
                 () -> StoreSelector.bean(bm, global.store()),

@@ -10,8 +10,8 @@ import dev.idempotency.core.IdempotencyObserver;
 import dev.idempotency.core.PolicyResolver;
 import dev.idempotency.core.Settlement;
 import dev.idempotency.core.WorkTransactions;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.stores.memory.MemoryStoreLimits;
 import jakarta.annotation.PostConstruct;
@@ -74,7 +74,7 @@ public class IdempotencyRuntime implements EntryPointServices {
     @Inject
     Instance<IdempotencyObserver> observers;
 
-    private Settings settings;
+    private ConfigLookup settings;
     private PolicyResolver policies;
     private IdempotencyEngine engine;
     private Settlement settlement;
@@ -128,7 +128,7 @@ public class IdempotencyRuntime implements EntryPointServices {
     }
 
     @Override
-    public Settings settings() {
+    public ConfigLookup settings() {
         return settings;
     }
 

@@ -35,7 +35,7 @@ public class IdempotentConsumerInterceptor implements Serializable {
     /** The interceptor's priority. */
     public static final int PRIORITY = 95;
 
-    private final Toolkit toolkit;
+    private final ToolkitProducer toolkit;
     private final Settlement settlement;
     private final ConcurrentHashMap<Method, Plan> plans = new ConcurrentHashMap<>();
 
@@ -44,7 +44,7 @@ public class IdempotentConsumerInterceptor implements Serializable {
      * @param runtime the application's runtime, which knows the JTA transactions
      */
     @Inject
-    public IdempotentConsumerInterceptor(Toolkit toolkit, IdempotencyRuntime runtime) {
+    public IdempotentConsumerInterceptor(ToolkitProducer toolkit, IdempotencyRuntime runtime) {
         this.toolkit = toolkit;
         this.settlement = runtime.settlement();
     }

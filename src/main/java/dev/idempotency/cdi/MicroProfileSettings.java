@@ -1,12 +1,12 @@
 package dev.idempotency.cdi;
 
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
-/** {@link Settings} read from MicroProfile Config (system properties, env, microprofile-config.properties). */
-final class MicroProfileSettings implements Settings {
+/** {@link ConfigLookup} read from MicroProfile Config (system properties, env, microprofile-config.properties). */
+final class MicroProfileSettings implements ConfigLookup {
 
     private final Config config;
 

@@ -5,7 +5,7 @@ import dev.idempotency.ids.IdSettings;
 import dev.idempotency.lock.ClusterLock;
 import dev.idempotency.messaging.IdempotentConsumer;
 import dev.idempotency.messaging.MessageSettings;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.tokens.TokenSettings;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -58,7 +58,7 @@ public class ToolkitExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation adv) {
-        Settings settings = MicroProfileSettings.current();
+        ConfigLookup settings = MicroProfileSettings.current();
         MessageSettings messages = null;
         try {
             TokenSettings.from(settings);

@@ -1,6 +1,6 @@
 package dev.idempotency.core;
 
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 
 /**
  * What an entry point other than the CDI interceptor (the JAX-RS filter, the operations tooling)
@@ -13,7 +13,7 @@ public interface EntryPointServices {
     IdempotencyEngine engine();
 
     /** The configuration the runtime reads. */
-    Settings settings();
+    ConfigLookup settings();
 
     /** The policy resolver over {@link #settings()}. */
     PolicyResolver policies();

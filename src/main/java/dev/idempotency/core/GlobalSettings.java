@@ -1,7 +1,7 @@
 package dev.idempotency.core;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.time.Duration;
 
 /**
@@ -57,10 +57,10 @@ public final class GlobalSettings {
     /** Default of {@link #PURGE_BATCH_SIZE}. */
     public static final int DEFAULT_PURGE_BATCH_SIZE = 1000;
 
-    private final Settings settings;
+    private final ConfigLookup settings;
 
     /** @param settings where the values come from */
-    public GlobalSettings(Settings settings) {
+    public GlobalSettings(ConfigLookup settings) {
         this.settings = settings;
     }
 
@@ -71,12 +71,12 @@ public final class GlobalSettings {
 
     /** The default ttl. */
     public Duration ttl() {
-        return settings.get(TTL).map(v -> Settings.duration(TTL, v)).orElse(DEFAULT_TTL);
+        return settings.get(TTL).map(v -> ConfigLookup.duration(TTL, v)).orElse(DEFAULT_TTL);
     }
 
     /** The default lease. */
     public Duration lease() {
-        return settings.get(LEASE).map(v -> Settings.duration(LEASE, v)).orElse(DEFAULT_LEASE);
+        return settings.get(LEASE).map(v -> ConfigLookup.duration(LEASE, v)).orElse(DEFAULT_LEASE);
     }
 
     /** The interceptor priority. */
@@ -99,7 +99,7 @@ public final class GlobalSettings {
     /** The retry hint for in-progress refusals. */
     public Duration retryAfter() {
         return settings.get(RETRY_AFTER)
-                .map(v -> Settings.duration(RETRY_AFTER, v))
+                .map(v -> ConfigLookup.duration(RETRY_AFTER, v))
                 .orElse(DEFAULT_RETRY_AFTER);
     }
 
@@ -114,7 +114,7 @@ public final class GlobalSettings {
     /** The purge interval. */
     public Duration purgeInterval() {
         return settings.get(PURGE_INTERVAL)
-                .map(v -> Settings.duration(PURGE_INTERVAL, v))
+                .map(v -> ConfigLookup.duration(PURGE_INTERVAL, v))
                 .orElse(DEFAULT_PURGE_INTERVAL);
     }
 

@@ -47,7 +47,7 @@ public final class GuardedMethod {
 
     private final OperationPolicy policy;
     private final KeyReader keys;
-    private final MethodOutcomes outcomes;
+    private final OutcomeCodec outcomes;
     private final IdempotencyEngine engine;
     private final Settlement fallback;
     private final boolean joinsCallerTransaction;
@@ -57,7 +57,7 @@ public final class GuardedMethod {
     private GuardedMethod(
             OperationPolicy policy,
             KeyReader keys,
-            MethodOutcomes outcomes,
+            OutcomeCodec outcomes,
             IdempotencyEngine engine,
             Settlement fallback,
             boolean joinsCallerTransaction,
@@ -91,8 +91,7 @@ public final class GuardedMethod {
     public static GuardedMethod plan(
             Method method, OperationPolicy policy, IdempotencyEngine engine, Settlement fallback) {
         boolean stage = isStage(method);
-        MethodOutcomes outcomes =
-                stage ? new MethodOutcomes(method, stageValueType(method)) : new MethodOutcomes(method);
+        OutcomeCodec outcomes = stage ? new OutcomeCodec(method, stageValueType(method)) : new OutcomeCodec(method);
         return new GuardedMethod(
                 policy,
                 KeyReader.of(method),
@@ -115,7 +114,7 @@ public final class GuardedMethod {
      * @param next runs the method
      */
     public Object invoke(Object[] args, Invocation next) throws Exception {
-        Claim claim;
+        Admission claim;
         try {
             claim = begin(args);
         } catch (IdempotencyException e) {
@@ -127,10 +126,10 @@ public final class GuardedMethod {
         if (claim == null) {
             return next.proceed(null);
         }
-        if (claim instanceof Claim.Replay replay) {
+        if (claim instanceof Admission.Replay replay) {
             return replay(replay);
         }
-        Claim.Owned owned = (Claim.Owned) claim;
+        Admission.Owned owned = (Admission.Owned) claim;
         WorkTransactions work = new WorkTransactions();
         Object result;
         try {
@@ -150,7 +149,7 @@ public final class GuardedMethod {
     }
 
     /** Claims the key, or decides a replay; {@code null} when the call runs unguarded. */
-    private Claim begin(Object[] args) {
+    private Admission begin(Object[] args) {
         String key = keys.read(args);
         if (key == null && keys.hasKeys()) {
             if (policy.required()) {
@@ -167,7 +166,7 @@ public final class GuardedMethod {
         return engine.begin(policy, recordKey, fingerprint, events);
     }
 
-    private Object replay(Claim.Replay replay) throws Exception {
+    private Object replay(Admission.Replay replay) throws Exception {
         if (!stage) {
             return outcomes.replay(replay.outcome(), replay.key());
         }
@@ -184,7 +183,7 @@ public final class GuardedMethod {
      * retries at once gets the replay.
      */
     private CompletableFuture<Object> settleWhenComplete(
-            Claim.Owned owned, WorkTransactions work, CompletionStage<?> result) {
+            Admission.Owned owned, WorkTransactions work, CompletionStage<?> result) {
         CompletableFuture<Object> out = new CompletableFuture<>();
         result.whenComplete((value, failure) -> {
             try {
@@ -222,7 +221,7 @@ public final class GuardedMethod {
         return work.reached() ? work : fallback;
     }
 
-    private void settleValue(Claim.Owned owned, WorkTransactions work, byte[] stored) {
+    private void settleValue(Admission.Owned owned, WorkTransactions work, byte[] stored) {
         settlement(work).afterWork(() -> store(owned, stored), () -> engine.release(owned, ReleaseCause.ROLLBACK));
     }
 
@@ -233,7 +232,7 @@ public final class GuardedMethod {
      *
      * @throws IdempotencyStoreUnavailableException joined, and the record was not written
      */
-    private void store(Claim.Owned owned, byte[] stored) {
+    private void store(Admission.Owned owned, byte[] stored) {
         if (joinsCallerTransaction) {
             if (!engine.completeInTransaction(owned, stored)) {
                 throw new IdempotencyStoreUnavailableException(
@@ -248,7 +247,7 @@ public final class GuardedMethod {
         }
     }
 
-    private void settleFailure(Claim.Owned owned, WorkTransactions work, Throwable t) {
+    private void settleFailure(Admission.Owned owned, WorkTransactions work, Throwable t) {
         Settlement settles;
         if (policy.exceptions().keeps(t)) {
             settles = settlement(work);

@@ -126,7 +126,7 @@ public final class IdempotencyEngine {
      * Like {@link #begin(OperationPolicy, RecordKey, String, OperationEvents)}, looking the operation's
      * events up on every call; entry points hold the handle instead.
      */
-    public Claim begin(OperationPolicy policy, RecordKey key, String fingerprint) {
+    public Admission begin(OperationPolicy policy, RecordKey key, String fingerprint) {
         return begin(policy, key, fingerprint, events(policy.name()));
     }
 
@@ -134,12 +134,12 @@ public final class IdempotencyEngine {
      * Decides what a call with this key and fingerprint does.
      *
      * @param events where the decision is reported (the operation's handle from {@link #events})
-     * @return {@link Claim.Owned} when the call must run, {@link Claim.Replay} when it must replay
+     * @return {@link Admission.Owned} when the call must run, {@link Admission.Replay} when it must replay
      * @throws IdempotencyKeyMismatchException the key's record was made with another fingerprint
      * @throws IdempotencyInProgressException another call holds the key (REJECT, or WAIT timed out)
      * @throws IdempotencyStoreUnavailableException the store failed; the call must not run
      */
-    public Claim begin(OperationPolicy policy, RecordKey key, String fingerprint, OperationEvents events) {
+    public Admission begin(OperationPolicy policy, RecordKey key, String fingerprint, OperationEvents events) {
         String owner = tokenPrefix + Long.toString(tokenCounter.incrementAndGet(), 36);
         long waitStarted = 0;
         long pause = FIRST_PAUSE_NANOS;
@@ -155,7 +155,7 @@ public final class IdempotencyEngine {
             if (result.claimed()) {
                 boolean tookOver = RecordLifecycle.isTakeover(result.replaced());
                 events.executed(tookOver);
-                return new Claim.Owned(key, owner, policy, tookOver, events);
+                return new Admission.Owned(key, owner, policy, tookOver, events);
             }
             if (!record.fingerprint().equals(fingerprint)) {
                 LOG.log(Level.DEBUG, "{0}: key reused with different arguments", key);
@@ -165,7 +165,7 @@ public final class IdempotencyEngine {
             if (record.status() == RecordStatus.COMPLETED) {
                 LOG.log(Level.DEBUG, "{0}: replaying the stored outcome", key);
                 events.replayed();
-                return new Claim.Replay(key, record.outcome());
+                return new Admission.Replay(key, record.outcome());
             }
             Duration retryAfter = retryAfter(record);
             if (policy.onInProgress() == InProgressPolicy.REJECT) {
@@ -194,7 +194,7 @@ public final class IdempotencyEngine {
      *
      * @return true if the outcome was stored
      */
-    public boolean complete(Claim.Owned claim, byte[] outcome) {
+    public boolean complete(Admission.Owned claim, byte[] outcome) {
         return complete(claim, outcome, false);
     }
 
@@ -205,11 +205,11 @@ public final class IdempotencyEngine {
      *
      * @return true if the outcome was stored; false tells the caller to roll its transaction back
      */
-    public boolean completeInTransaction(Claim.Owned claim, byte[] outcome) {
+    public boolean completeInTransaction(Admission.Owned claim, byte[] outcome) {
         return complete(claim, outcome, true);
     }
 
-    private boolean complete(Claim.Owned claim, byte[] outcome, boolean joined) {
+    private boolean complete(Admission.Owned claim, byte[] outcome, boolean joined) {
         long started = started();
         boolean failed = true;
         try {
@@ -259,7 +259,7 @@ public final class IdempotencyEngine {
      *
      * @return true if the claim was deleted
      */
-    public boolean release(Claim.Owned claim) {
+    public boolean release(Admission.Owned claim) {
         return release(claim, ReleaseCause.OTHER);
     }
 
@@ -270,7 +270,7 @@ public final class IdempotencyEngine {
      * @param cause why, for the operation's events
      * @return true if the claim was deleted
      */
-    public boolean release(Claim.Owned claim, ReleaseCause cause) {
+    public boolean release(Admission.Owned claim, ReleaseCause cause) {
         long started = started();
         try {
             boolean released = store(claim.policy().name()).release(claim.key().storeKey(), claim.owner());

@@ -3,7 +3,7 @@ package dev.idempotency.core;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.InProgressPolicy;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,11 +33,11 @@ public final class PolicyResolver {
     /** The annotation's simple name, as it appears in config keys. */
     public static final String ANNOTATION = "Idempotent";
 
-    private final Settings settings;
+    private final ConfigLookup settings;
     private final GlobalSettings global;
 
     /** @param settings where config values come from */
-    public PolicyResolver(Settings settings) {
+    public PolicyResolver(ConfigLookup settings) {
         this.settings = settings;
         this.global = new GlobalSettings(settings);
     }
@@ -155,7 +155,7 @@ public final class PolicyResolver {
                 return fallback.get();
             }
             try {
-                return Settings.duration(member, text);
+                return ConfigLookup.duration(member, text);
             } catch (IdempotencyConfigurationException e) {
                 throw new IdempotencyConfigurationException(
                         "Invalid " + member + " for " + describe(method) + ": " + source(member) + " is '" + text

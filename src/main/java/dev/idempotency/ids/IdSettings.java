@@ -1,7 +1,7 @@
 package dev.idempotency.ids;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -30,7 +30,7 @@ public final class IdSettings {
     private final Instant epoch;
     private final Duration maxClockBackward;
 
-    private IdSettings(Settings s) {
+    private IdSettings(ConfigLookup s) {
         String w = s.get(WORKER_ID).map(String::trim).orElse("");
         if (w.isEmpty()) {
             workerId = DEFAULT_WORKER_ID;
@@ -90,7 +90,7 @@ public final class IdSettings {
      *
      * @throws IdempotencyConfigurationException naming the first invalid key and its fix
      */
-    public static IdSettings from(Settings settings) {
+    public static IdSettings from(ConfigLookup settings) {
         return new IdSettings(settings);
     }
 

@@ -3,7 +3,7 @@ package dev.idempotency.jaxrs;
 import dev.idempotency.Idempotent;
 import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import jakarta.ws.rs.Path;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -56,7 +56,7 @@ public final class GuardedRoutes {
      * @param settings the application's configuration
      * @return the routes, in no particular order
      */
-    public static List<Route> of(Set<Class<?>> classes, Settings settings) {
+    public static List<Route> of(Set<Class<?>> classes, ConfigLookup settings) {
         HttpSettings http = HttpSettings.from(settings);
         PolicyResolver policies = new PolicyResolver(settings);
         List<Route> routes = new ArrayList<>();

@@ -1,7 +1,7 @@
 package dev.idempotency.jaxrs;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -63,7 +63,7 @@ public final class HttpSettings {
     private final int maxStoredBody;
     private final boolean failOpen;
 
-    private HttpSettings(Settings s) {
+    private HttpSettings(ConfigLookup s) {
         header = token(
                 HEADER,
                 s.get(HEADER).map(String::trim).filter(v -> !v.isEmpty()).orElse(DEFAULT_HEADER));
@@ -81,7 +81,7 @@ public final class HttpSettings {
      *
      * @throws IdempotencyConfigurationException naming the first invalid key and its fix
      */
-    public static HttpSettings from(Settings settings) {
+    public static HttpSettings from(ConfigLookup settings) {
         return new HttpSettings(settings);
     }
 
@@ -242,7 +242,7 @@ public final class HttpSettings {
         return Set.copyOf(result);
     }
 
-    private static int integer(Settings s, String key, int defaultValue, int min, int max) {
+    private static int integer(ConfigLookup s, String key, int defaultValue, int min, int max) {
         Optional<String> v = s.get(key).map(String::trim).filter(t -> !t.isEmpty());
         if (v.isEmpty()) {
             return defaultValue;

@@ -3,7 +3,7 @@ package dev.idempotency.jaxrs;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKeyMismatchException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.Claim;
+import dev.idempotency.core.Admission;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.OperationEvents;
 import dev.idempotency.core.OperationPolicy;
@@ -119,7 +119,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         String fingerprint = Fingerprint.of(request.getMethod(), uri.getRawPath(), uri.getRawQuery(), headers, body);
         RecordKey key = RecordKey.of(policy.name(), scope, parsed.key());
         RequestTransaction tx = null;
-        Claim claim;
+        Admission claim;
         try {
             tx = joined ? RequestTransaction.begin(policy.name(), userTransaction()) : null;
             claim = engine.begin(policy, key, fingerprint, events);
@@ -150,17 +150,18 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             abort(request, Problems.storeUnavailable(policy.name()));
             return;
         }
-        if (claim instanceof Claim.Replay replay) {
+        if (claim instanceof Admission.Replay replay) {
             rollback(tx);
             abort(request, replay(replay, key));
             return;
         }
-        request.setProperty(Pending.PROPERTY, new Pending((Claim.Owned) claim, engine, tx));
+        request.setProperty(UnsettledRequest.PROPERTY, new UnsettledRequest((Admission.Owned) claim, engine, tx));
     }
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        if (!(request.getProperty(Pending.PROPERTY) instanceof Pending pending) || pending.settled()) {
+        if (!(request.getProperty(UnsettledRequest.PROPERTY) instanceof UnsettledRequest pending)
+                || pending.settled()) {
             return;
         }
         int status = response.getStatus();
@@ -185,7 +186,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
 
     @Override
     public void aroundWriteTo(WriterInterceptorContext context) throws IOException {
-        if (!(context.getProperty(Pending.PROPERTY) instanceof Pending pending)
+        if (!(context.getProperty(UnsettledRequest.PROPERTY) instanceof UnsettledRequest pending)
                 || pending.settled()
                 || pending.status() == 0) {
             context.proceed();
@@ -221,7 +222,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         original.write(body);
     }
 
-    private StoredResponse notStored(Pending pending, WriterInterceptorContext context, long size) {
+    private StoredResponse notStored(UnsettledRequest pending, WriterInterceptorContext context, long size) {
         int status = pending.status();
         LOG.log(
                 Level.WARNING,
@@ -232,7 +233,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         return new StoredResponse(status, pending.ownHeaders(headers(context)), new byte[0], false, size);
     }
 
-    private StoredResponse notWritten(Pending pending, WriterInterceptorContext context, Throwable cause) {
+    private StoredResponse notWritten(UnsettledRequest pending, WriterInterceptorContext context, Throwable cause) {
         int status = pending.status();
         LOG.log(
                 Level.WARNING,
@@ -246,7 +247,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
                 status, pending.ownHeaders(headers(context)), new byte[0], false, StoredResponse.NOT_WRITTEN);
     }
 
-    private Response replay(Claim.Replay replay, RecordKey key) {
+    private Response replay(Admission.Replay replay, RecordKey key) {
         StoredResponse stored;
         try {
             stored = StoredResponse.decode(replay.outcome());

@@ -23,7 +23,7 @@ final class ResourceHeaders implements ContainerResponseFilter {
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        if (request.getProperty(Pending.PROPERTY) instanceof Pending pending && !pending.settled()) {
+        if (request.getProperty(UnsettledRequest.PROPERTY) instanceof UnsettledRequest pending && !pending.settled()) {
             Set<String> names = new HashSet<>();
             for (String name : response.getHeaders().keySet()) {
                 if (name != null) {

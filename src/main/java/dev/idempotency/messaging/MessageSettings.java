@@ -1,7 +1,7 @@
 package dev.idempotency.messaging;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.time.Duration;
 
 /**
@@ -43,7 +43,7 @@ public final class MessageSettings {
      *
      * @throws IdempotencyConfigurationException naming the first invalid key and its fix
      */
-    public static MessageSettings from(Settings s) {
+    public static MessageSettings from(ConfigLookup s) {
         int max = s.get(MAX_ATTEMPTS)
                 .map(String::trim)
                 .filter(v -> !v.isEmpty())
@@ -60,8 +60,8 @@ public final class MessageSettings {
                 .orElse(DEFAULT_MAX_ATTEMPTS);
         return new MessageSettings(
                 max,
-                s.get(RETENTION).map(v -> Settings.duration(RETENTION, v)).orElse(DEFAULT_RETENTION),
-                s.get(LEASE).map(v -> Settings.duration(LEASE, v)).orElse(DEFAULT_LEASE));
+                s.get(RETENTION).map(v -> ConfigLookup.duration(RETENTION, v)).orElse(DEFAULT_RETENTION),
+                s.get(LEASE).map(v -> ConfigLookup.duration(LEASE, v)).orElse(DEFAULT_LEASE));
     }
 
     /**

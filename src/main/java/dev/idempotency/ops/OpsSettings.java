@@ -1,7 +1,7 @@
 package dev.idempotency.ops;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.util.Locale;
 
 /**
@@ -28,7 +28,7 @@ public record OpsSettings(boolean metricsEnabled, boolean inspectionHttpEnabled,
      *
      * @throws IdempotencyConfigurationException a value is invalid
      */
-    public static OpsSettings from(Settings s) {
+    public static OpsSettings from(ConfigLookup s) {
         String role = s.get(INSPECTION_ROLE)
                 .map(String::trim)
                 .filter(v -> !v.isEmpty())
@@ -36,7 +36,7 @@ public record OpsSettings(boolean metricsEnabled, boolean inspectionHttpEnabled,
         return new OpsSettings(bool(s, METRICS_ENABLED, true), bool(s, INSPECTION_HTTP_ENABLED, false), role);
     }
 
-    private static boolean bool(Settings s, String key, boolean fallback) {
+    private static boolean bool(ConfigLookup s, String key, boolean fallback) {
         String v = s.get(key).map(t -> t.trim().toLowerCase(Locale.ROOT)).orElse(null);
         if (v == null || v.isEmpty()) {
             return fallback;

@@ -36,7 +36,8 @@ public final class RecordLifecycle {
     }
 
     /** The new IN_PROGRESS record of a claim, created at {@code now}. */
-    public static IdempotencyRecord claim(String key, String owner, String fingerprint, Instant now, Duration lease) {
+    public static IdempotencyRecord newClaim(
+            String key, String owner, String fingerprint, Instant now, Duration lease) {
         return new IdempotencyRecord(key, RecordStatus.IN_PROGRESS, owner, fingerprint, now.plus(lease), null, now);
     }
 

@@ -1,7 +1,7 @@
 package dev.idempotency.tokens;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -34,8 +34,8 @@ public final class TokenSettings {
     private final boolean endpointEnabled;
     private final String owner;
 
-    private TokenSettings(Settings s) {
-        ttl = s.get(TTL).map(v -> Settings.duration(TTL, v)).orElse(DEFAULT_TTL);
+    private TokenSettings(ConfigLookup s) {
+        ttl = s.get(TTL).map(v -> ConfigLookup.duration(TTL, v)).orElse(DEFAULT_TTL);
         header = s.get(HEADER).map(String::trim).filter(v -> !v.isEmpty()).orElse(DEFAULT_HEADER);
         if (!header.chars().allMatch(TokenSettings::isTchar)) {
             throw new IdempotencyConfigurationException("Config key '" + HEADER + "' is '" + header
@@ -67,7 +67,7 @@ public final class TokenSettings {
      *
      * @throws IdempotencyConfigurationException naming the first invalid key and its fix
      */
-    public static TokenSettings from(Settings settings) {
+    public static TokenSettings from(ConfigLookup settings) {
         return new TokenSettings(settings);
     }
 

@@ -1,8 +1,8 @@
 package dev.idempotency.bench;
 
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.RecordStatus;
-import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
 import dev.idempotency.stores.infinispan.InfinispanStores;
 import java.time.Duration;
@@ -62,8 +62,8 @@ public class InfinispanClaimBench {
     /** Starts the cache manager. */
     @Setup(Level.Trial)
     public void start() {
-        store = (InfinispanIdempotencyStore)
-                InfinispanStores.start(Settings.none(), new Properties(), InfinispanClaimBench.class.getClassLoader());
+        store = (InfinispanIdempotencyStore) InfinispanStores.start(
+                ConfigLookup.none(), new Properties(), InfinispanClaimBench.class.getClassLoader());
         cache = store.cache();
     }
 

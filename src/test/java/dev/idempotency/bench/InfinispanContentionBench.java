@@ -113,7 +113,7 @@ class InfinispanContentionBench {
         }
     }
 
-    /** Claim commands sent by all members: the owners' one per key, and the racers'. */
+    /** Admission commands sent by all members: the owners' one per key, and the racers'. */
     private static long claimCommands(InfinispanClusterStore[] members) {
         return Arrays.stream(members).mapToLong(m -> m.requestsSent("claim")).sum();
     }

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
 import dev.idempotency.core.Hashing;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.stores.jpa.JpaIdempotencyStore;
 import dev.idempotency.stores.jpa.JpaStoreSettings;
 import java.nio.charset.StandardCharsets;
@@ -89,7 +89,8 @@ public class JpaStoreBench {
         }
         storePool = pool(threads);
         camelPool = pool(threads);
-        store = JpaIdempotencyStore.resourceLocal(storePool, new JpaStoreSettings(Settings.none()), Clock.systemUTC());
+        store = JpaIdempotencyStore.resourceLocal(
+                storePool, new JpaStoreSettings(ConfigLookup.none()), Clock.systemUTC());
         try (Connection c = storePool.getConnection();
                 Statement s = c.createStatement()) {
             // Camel's own DDL; its create-if-missing probe fails on PostgreSQL (the failed probe aborts

@@ -1,7 +1,7 @@
 package dev.idempotency.bench;
 
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.infinispan.InfinispanStores;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.lang.management.ManagementFactory;
@@ -39,7 +39,7 @@ public final class RecordMemory {
                 switch (kind) {
                     case "memory" -> new MemoryIdempotencyStore();
                     case "infinispan" -> InfinispanStores.start(
-                            Settings.none(), new Properties(), RecordMemory.class.getClassLoader());
+                            ConfigLookup.none(), new Properties(), RecordMemory.class.getClassLoader());
                     default -> throw new IllegalArgumentException("store must be memory or infinispan, not " + kind);
                 };
         Duration lease = Duration.ofMinutes(1);

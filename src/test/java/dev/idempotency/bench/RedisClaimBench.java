@@ -1,6 +1,6 @@
 package dev.idempotency.bench;
 
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.stores.redis.RedisIdempotencyStore;
 import dev.idempotency.stores.redis.RedisStoreSettings;
 import dev.idempotency.stores.redis.RedisStores;
@@ -68,7 +68,7 @@ public class RedisClaimBench {
     /** Connects to the machine's Redis. */
     @Setup(Level.Trial)
     public void start() {
-        store = RedisStores.start(Settings.of(Map.of(
+        store = RedisStores.start(ConfigLookup.of(Map.of(
                 RedisStoreSettings.URI,
                 "redis://127.0.0.1:6379/" + DATABASE,
                 RedisStoreSettings.KEY_PREFIX,

@@ -9,9 +9,9 @@ import dev.idempotency.IdempotencyKey;
 import dev.idempotency.IdempotencyKeyMismatchException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.Idempotent;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.DelegatingStore;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -75,7 +75,7 @@ class GuardedMethodTest {
     @Test
     void anArrayArgumentHoldingNullIsFingerprintedAndGuarded() throws Exception {
         Method m = Basket.class.getMethod("fill", String.class, String[].class);
-        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        OperationPolicy policy = new PolicyResolver(ConfigLookup.none()).resolve(m, m.getAnnotation(Idempotent.class));
         GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(new MemoryIdempotencyStore()));
         Object[] args = {"b1", new String[] {"apple", null}};
         assertThat(g.invoke(args, w -> "run-" + runs.incrementAndGet())).isEqualTo("run-1");
@@ -92,7 +92,7 @@ class GuardedMethodTest {
     @Test
     void argumentsThatCannotBeFingerprintedFailClearlyWithoutRunning() throws Exception {
         Method m = Odd.class.getMethod("take", Loop.class);
-        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        OperationPolicy policy = new PolicyResolver(ConfigLookup.none()).resolve(m, m.getAnnotation(Idempotent.class));
         GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(new MemoryIdempotencyStore()));
         assertThatThrownBy(() -> g.invoke(new Object[] {new Loop()}, w -> "run-" + runs.incrementAndGet()))
                 .isInstanceOf(IdempotencyConfigurationException.class)
@@ -106,7 +106,7 @@ class GuardedMethodTest {
 
     private GuardedMethod guarded() throws NoSuchMethodException {
         Method m = Service.class.getMethod("book", String.class);
-        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        OperationPolicy policy = new PolicyResolver(ConfigLookup.none()).resolve(m, m.getAnnotation(Idempotent.class));
         return GuardedMethod.plan(m, policy, new IdempotencyEngine(new MemoryIdempotencyStore()), tx);
     }
 
@@ -135,7 +135,7 @@ class GuardedMethodTest {
             }
         };
         Method m = Service.class.getMethod("book", String.class);
-        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        OperationPolicy policy = new PolicyResolver(ConfigLookup.none()).resolve(m, m.getAnnotation(Idempotent.class));
         GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(joining), tx);
         assertThat(call(g, "c")).isEqualTo("run-1");
         assertThat(tx.onCommit).as("nothing deferred to after the commit").isEmpty();
@@ -165,7 +165,7 @@ class GuardedMethodTest {
             }
         };
         Method m = Service.class.getMethod("book", String.class);
-        OperationPolicy policy = new PolicyResolver(Settings.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        OperationPolicy policy = new PolicyResolver(ConfigLookup.none()).resolve(m, m.getAnnotation(Idempotent.class));
         GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(joining), tx);
         for (String ending : List.of("outage", "taken over")) {
             mode.set(ending);

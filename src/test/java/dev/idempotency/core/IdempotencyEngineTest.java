@@ -31,22 +31,22 @@ class IdempotencyEngineTest {
 
     @Test
     void firstCallOwnsThenRepeatsReplay() {
-        Claim first = engine.begin(REJECT, KEY, "fp");
-        assertThat(first).isInstanceOf(Claim.Owned.class);
-        assertThat(engine.complete((Claim.Owned) first, new byte[] {42})).isTrue();
-        Claim again = engine.begin(REJECT, KEY, "fp");
-        assertThat(again).isInstanceOfSatisfying(Claim.Replay.class, r -> assertThat(r.outcome())
+        Admission first = engine.begin(REJECT, KEY, "fp");
+        assertThat(first).isInstanceOf(Admission.Owned.class);
+        assertThat(engine.complete((Admission.Owned) first, new byte[] {42})).isTrue();
+        Admission again = engine.begin(REJECT, KEY, "fp");
+        assertThat(again).isInstanceOfSatisfying(Admission.Replay.class, r -> assertThat(r.outcome())
                 .containsExactly(42));
     }
 
     @Test
     void ownerTokensAreUniquePerCall() {
-        Claim.Owned a = (Claim.Owned) engine.begin(REJECT, RecordKey.of("op", "", "a"), "fp");
-        Claim.Owned b = (Claim.Owned) engine.begin(REJECT, RecordKey.of("op", "", "b"), "fp");
+        Admission.Owned a = (Admission.Owned) engine.begin(REJECT, RecordKey.of("op", "", "a"), "fp");
+        Admission.Owned b = (Admission.Owned) engine.begin(REJECT, RecordKey.of("op", "", "b"), "fp");
         assertThat(a.owner()).isNotEqualTo(b.owner());
         assertThat(new IdempotencyEngine(store).begin(REJECT, RecordKey.of("op", "", "c"), "fp"))
                 .isInstanceOfSatisfying(
-                        Claim.Owned.class, c -> assertThat(c.owner()).isNotEqualTo(a.owner()));
+                        Admission.Owned.class, c -> assertThat(c.owner()).isNotEqualTo(a.owner()));
     }
 
     @Test
@@ -95,22 +95,22 @@ class IdempotencyEngineTest {
     @Test
     void waitReplaysTheOutcomeWhenItArrives() throws Exception {
         OperationPolicy wait = policy(InProgressPolicy.WAIT, Duration.ofSeconds(10));
-        Claim.Owned first = (Claim.Owned) engine.begin(wait, KEY, "fp");
-        CompletableFuture<Claim> waiter = CompletableFuture.supplyAsync(() -> engine.begin(wait, KEY, "fp"));
+        Admission.Owned first = (Admission.Owned) engine.begin(wait, KEY, "fp");
+        CompletableFuture<Admission> waiter = CompletableFuture.supplyAsync(() -> engine.begin(wait, KEY, "fp"));
         Thread.sleep(100);
         assertThat(waiter).isNotDone();
         engine.complete(first, new byte[] {7});
-        assertThat(waiter.get(5, TimeUnit.SECONDS)).isInstanceOf(Claim.Replay.class);
+        assertThat(waiter.get(5, TimeUnit.SECONDS)).isInstanceOf(Admission.Replay.class);
     }
 
     @Test
     void waitClaimsTheKeyItselfWhenTheFirstCallReleasesIt() throws Exception {
         OperationPolicy wait = policy(InProgressPolicy.WAIT, Duration.ofSeconds(10));
-        Claim.Owned first = (Claim.Owned) engine.begin(wait, KEY, "fp");
-        CompletableFuture<Claim> waiter = CompletableFuture.supplyAsync(() -> engine.begin(wait, KEY, "fp"));
+        Admission.Owned first = (Admission.Owned) engine.begin(wait, KEY, "fp");
+        CompletableFuture<Admission> waiter = CompletableFuture.supplyAsync(() -> engine.begin(wait, KEY, "fp"));
         Thread.sleep(100);
         engine.release(first);
-        assertThat(waiter.get(5, TimeUnit.SECONDS)).isInstanceOf(Claim.Owned.class);
+        assertThat(waiter.get(5, TimeUnit.SECONDS)).isInstanceOf(Admission.Owned.class);
     }
 
     @Test
@@ -156,7 +156,7 @@ class IdempotencyEngineTest {
                 .isInstanceOf(IdempotencyStoreUnavailableException.class)
                 .hasMessageContaining("did not run")
                 .hasMessageContaining(KEY.hash());
-        Claim.Owned fake = new Claim.Owned(KEY, "o", REJECT, false);
+        Admission.Owned fake = new Admission.Owned(KEY, "o", REJECT, false);
         assertThat(e.complete(fake, new byte[0])).isFalse();
         assertThat(e.release(fake)).isFalse();
     }

@@ -147,11 +147,11 @@ class OperationEventsTest {
         OperationPolicy policy = policy(Duration.ofSeconds(10));
         RecordKey key = RecordKey.of("svc.charge", "", "k");
 
-        Claim.Owned first = (Claim.Owned) engine.begin(policy, key, "fp", events);
+        Admission.Owned first = (Admission.Owned) engine.begin(policy, key, "fp", events);
         assertThatThrownBy(() -> engine.begin(policy, key, "fp", events))
                 .isInstanceOf(IdempotencyInProgressException.class);
         clock.advance(Duration.ofSeconds(11));
-        Claim.Owned second = (Claim.Owned) engine.begin(policy, key, "fp", events);
+        Admission.Owned second = (Admission.Owned) engine.begin(policy, key, "fp", events);
         assertThat(second.tookOver()).isTrue();
         assertThat(engine.complete(first, new byte[] {1}))
                 .as("the crashed owner's late outcome is fenced")
@@ -182,7 +182,7 @@ class OperationEventsTest {
         };
         IdempotencyEngine engine = new IdempotencyEngine(store, recorder);
         OperationPolicy policy = policy(Duration.ofMinutes(1));
-        Claim.Owned owned = (Claim.Owned) engine.begin(policy, RecordKey.of("svc.charge", "", "x"), "fp");
+        Admission.Owned owned = (Admission.Owned) engine.begin(policy, RecordKey.of("svc.charge", "", "x"), "fp");
         assertThat(engine.complete(owned, new byte[] {1})).isFalse();
         broken[0] = true;
         assertThatThrownBy(() -> engine.begin(policy, RecordKey.of("svc.charge", "", "y"), "fp"))

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.InProgressPolicy;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -37,7 +37,7 @@ class PolicyResolverTest {
 
     private static OperationPolicy resolve(String methodName, Map<String, String> config) {
         Method m = method(methodName);
-        return new PolicyResolver(Settings.of(config)).resolve(m, m.getAnnotation(Idempotent.class));
+        return new PolicyResolver(ConfigLookup.of(config)).resolve(m, m.getAnnotation(Idempotent.class));
     }
 
     @Test
@@ -111,7 +111,7 @@ class PolicyResolverTest {
 
     @Test
     void aClassLevelNameIsAPrefixSoMethodsNeverShareRecords() throws Exception {
-        PolicyResolver r = new PolicyResolver(Settings.none());
+        PolicyResolver r = new PolicyResolver(ConfigLookup.none());
         Method charge = ClassLevel.class.getMethod("charge", String.class);
         Method refund = ClassLevel.class.getMethod("refund", String.class);
         Idempotent onClass = ClassLevel.class.getAnnotation(Idempotent.class);
@@ -120,14 +120,14 @@ class PolicyResolverTest {
                 .isEqualTo("billing.refund.v1");
         String cls = ClassLevel.class.getName();
         PolicyResolver configured = new PolicyResolver(
-                Settings.of(Map.of(cls + "/Idempotent/name", "pay", cls + "/refund/Idempotent/name", "refunds")));
+                ConfigLookup.of(Map.of(cls + "/Idempotent/name", "pay", cls + "/refund/Idempotent/name", "refunds")));
         assertThat(configured.resolve(charge, onClass).name()).isEqualTo("pay.charge");
         assertThat(configured
                         .resolve(refund, refund.getAnnotation(Idempotent.class))
                         .name())
                 .isEqualTo("refunds");
-        assertThatThrownBy(
-                        () -> new PolicyResolver(Settings.of(Map.of("Idempotent/name", "x"))).resolve(charge, onClass))
+        assertThatThrownBy(() ->
+                        new PolicyResolver(ConfigLookup.of(Map.of("Idempotent/name", "x"))).resolve(charge, onClass))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining("same name");
     }
@@ -150,8 +150,8 @@ class PolicyResolverTest {
                 .hasMessageContaining("cannot be loaded");
         assertThatThrownBy(() -> resolve("pay", Map.of("Idempotent/keepOn", "java.lang.String")))
                 .hasMessageContaining("not an exception type");
-        assertThatThrownBy(() ->
-                        new GlobalSettings(Settings.of(Map.of("idempotency.purge.batch-size", "0"))).purgeBatchSize())
+        assertThatThrownBy(() -> new GlobalSettings(ConfigLookup.of(Map.of("idempotency.purge.batch-size", "0")))
+                        .purgeBatchSize())
                 .hasMessageContaining("idempotency.purge.batch-size");
     }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.Races;
-import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -128,29 +128,29 @@ class SnowflakeIdsTest {
 
     @Test
     void settingsHaveDefaultsAndInvalidValuesNameTheKey() {
-        IdSettings d = IdSettings.from(Settings.none());
+        IdSettings d = IdSettings.from(ConfigLookup.none());
         assertThat(d.workerId()).isZero();
         assertThat(d.epoch()).isEqualTo(EPOCH);
         assertThat(d.maxClockBackward()).isEqualTo(Duration.ofSeconds(1));
-        IdSettings s = IdSettings.from(Settings.of(Map.of(
+        IdSettings s = IdSettings.from(ConfigLookup.of(Map.of(
                 IdSettings.WORKER_ID, "1023",
                 IdSettings.EPOCH, "2020-01-01T00:00:00Z",
                 IdSettings.MAX_CLOCK_BACKWARD, "PT0S")));
         assertThat(s.workerId()).isEqualTo(1023);
         assertThat(s.generator().nextId()).isPositive();
         for (String bad : new String[] {"1024", "-1", "seven"}) {
-            assertThatThrownBy(() -> IdSettings.from(Settings.of(Map.of(IdSettings.WORKER_ID, bad))))
+            assertThatThrownBy(() -> IdSettings.from(ConfigLookup.of(Map.of(IdSettings.WORKER_ID, bad))))
                     .isInstanceOf(IdempotencyConfigurationException.class)
                     .hasMessageContaining(IdSettings.WORKER_ID)
                     .hasMessageContaining("0 to 1023");
         }
-        assertThatThrownBy(() -> IdSettings.from(Settings.of(Map.of(IdSettings.EPOCH, "2999-01-01T00:00:00Z"))))
+        assertThatThrownBy(() -> IdSettings.from(ConfigLookup.of(Map.of(IdSettings.EPOCH, "2999-01-01T00:00:00Z"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining("future");
-        assertThatThrownBy(() -> IdSettings.from(Settings.of(Map.of(IdSettings.EPOCH, "yesterday"))))
+        assertThatThrownBy(() -> IdSettings.from(ConfigLookup.of(Map.of(IdSettings.EPOCH, "yesterday"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining(IdSettings.EPOCH);
-        assertThatThrownBy(() -> IdSettings.from(Settings.of(Map.of(IdSettings.MAX_CLOCK_BACKWARD, "-PT1S"))))
+        assertThatThrownBy(() -> IdSettings.from(ConfigLookup.of(Map.of(IdSettings.MAX_CLOCK_BACKWARD, "-PT1S"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining(IdSettings.MAX_CLOCK_BACKWARD);
     }

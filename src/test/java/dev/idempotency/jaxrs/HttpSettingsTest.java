@@ -4,19 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HttpSettingsTest {
 
     private static HttpSettings of(String key, String value) {
-        return HttpSettings.from(Settings.of(Map.of(key, value)));
+        return HttpSettings.from(ConfigLookup.of(Map.of(key, value)));
     }
 
     @Test
     void defaults() {
-        HttpSettings s = HttpSettings.from(Settings.none());
+        HttpSettings s = HttpSettings.from(ConfigLookup.none());
         assertThat(s.header()).isEqualTo("Idempotency-Key");
         assertThat(s.methods()).containsExactlyInAnyOrder("POST", "PATCH");
         assertThat(s.guards("post")).isTrue();
@@ -30,7 +30,7 @@ class HttpSettingsTest {
 
     @Test
     void keptAndReleasedStatuses() {
-        HttpSettings s = HttpSettings.from(Settings.none());
+        HttpSettings s = HttpSettings.from(ConfigLookup.none());
         assertThat(s.releases(200)).isFalse();
         assertThat(s.releases(201)).isFalse();
         assertThat(s.releases(303)).isFalse();

@@ -13,7 +13,7 @@ class RecordLifecycleTest {
 
     @Test
     void aClaimIsLiveUntilItsLeaseEnds() {
-        IdempotencyRecord c = RecordLifecycle.claim("k", "o", "fp", T0, Duration.ofSeconds(10));
+        IdempotencyRecord c = RecordLifecycle.newClaim("k", "o", "fp", T0, Duration.ofSeconds(10));
         assertThat(c.status()).isEqualTo(RecordStatus.IN_PROGRESS);
         assertThat(c.expiresAt()).isEqualTo(T0.plusSeconds(10));
         assertThat(RecordLifecycle.isLive(c, T0.plusSeconds(9))).isTrue();
@@ -25,7 +25,7 @@ class RecordLifecycleTest {
 
     @Test
     void completionKeepsTheFingerprintAndStartsRetention() {
-        IdempotencyRecord c = RecordLifecycle.claim("k", "o", "fp", T0, Duration.ofSeconds(10));
+        IdempotencyRecord c = RecordLifecycle.newClaim("k", "o", "fp", T0, Duration.ofSeconds(10));
         IdempotencyRecord done = RecordLifecycle.complete(c, new byte[] {1}, T0.plusSeconds(60), Duration.ofHours(1));
         assertThat(done.status()).isEqualTo(RecordStatus.COMPLETED);
         assertThat(done.fingerprint()).isEqualTo("fp");
@@ -39,7 +39,7 @@ class RecordLifecycleTest {
 
     @Test
     void ownershipIsByTokenNotByTime() {
-        IdempotencyRecord c = RecordLifecycle.claim("k", "o", "fp", T0, Duration.ofSeconds(1));
+        IdempotencyRecord c = RecordLifecycle.newClaim("k", "o", "fp", T0, Duration.ofSeconds(1));
         assertThat(RecordLifecycle.isOwnedBy(c, "o")).isTrue();
         assertThat(RecordLifecycle.isOwnedBy(c, "other")).isFalse();
         assertThat(RecordLifecycle.isOwnedBy(null, "o")).isFalse();
@@ -47,7 +47,7 @@ class RecordLifecycleTest {
 
     @Test
     void recordsNeverPrintTheirOutcome() {
-        IdempotencyRecord c = RecordLifecycle.claim("k", "o", "fp", T0, Duration.ofSeconds(1));
+        IdempotencyRecord c = RecordLifecycle.newClaim("k", "o", "fp", T0, Duration.ofSeconds(1));
         IdempotencyRecord done = RecordLifecycle.complete(c, "secret-card-number".getBytes(), T0, Duration.ofHours(1));
         assertThat(done.toString()).doesNotContain("secret").contains("18 bytes");
     }

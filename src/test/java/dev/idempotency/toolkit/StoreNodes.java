@@ -3,8 +3,8 @@ package dev.idempotency.toolkit;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.infinispan.ClusterNodes;
 import dev.idempotency.stores.infinispan.InfinispanClusterStore;
 import dev.idempotency.stores.jpa.JpaIdempotencyStore;
@@ -94,9 +94,9 @@ public enum StoreNodes {
                 HikariDataSource dsA = pool();
                 HikariDataSource dsB = pool();
                 JpaIdempotencyStore a = JpaIdempotencyStore.resourceLocal(
-                        dsA, new JpaStoreSettings(Settings.none()), Clock.systemUTC());
+                        dsA, new JpaStoreSettings(ConfigLookup.none()), Clock.systemUTC());
                 JpaIdempotencyStore b = JpaIdempotencyStore.resourceLocal(
-                        dsB, new JpaStoreSettings(Settings.none()), Clock.systemUTC());
+                        dsB, new JpaStoreSettings(ConfigLookup.none()), Clock.systemUTC());
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     a.close();
                     b.close();
@@ -107,7 +107,7 @@ public enum StoreNodes {
             }
             case REDIS -> {
                 RedisServers.requireMachineRedis();
-                Settings settings = Settings.of(Map.of(
+                ConfigLookup settings = ConfigLookup.of(Map.of(
                         RedisStoreSettings.KEY_PREFIX,
                         "toolkit-test-" + ProcessHandle.current().pid() + ":"));
                 RedisIdempotencyStore a = RedisStores.start(settings);

@@ -106,7 +106,7 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
         return guarded("claim", key, () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 Instant now = clock.instant();
-                IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
+                IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
                 long lifespan = saturatedAdd(millis(lease), graceMillis);
                 IdempotencyRecord existing;
                 try {

@@ -1,7 +1,7 @@
 package dev.idempotency.stores.infinispan;
 
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.spi.Settings;
 import jakarta.enterprise.inject.Instance;
 import java.util.Properties;
 import org.eclipse.microprofile.config.Config;
@@ -24,7 +24,7 @@ final class InfinispanStoreBean {
      */
     static IdempotencyStore create(Instance<Object> lookup) {
         Config config = ConfigProvider.getConfig();
-        Settings settings = key -> config.getOptionalValue(key, String.class);
+        ConfigLookup settings = key -> config.getOptionalValue(key, String.class);
         Instance<EmbeddedCacheManager> own = lookup.select(EmbeddedCacheManager.class);
         IdempotencyStore store = own.isResolvable()
                 ? InfinispanStores.onManager(own.get(), settings)

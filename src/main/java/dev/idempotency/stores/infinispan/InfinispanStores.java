@@ -1,9 +1,9 @@
 package dev.idempotency.stores.infinispan;
 
 import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.spi.Settings;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -154,7 +154,7 @@ public final class InfinispanStores {
      * @param placeholders values for {@code ${...}} placeholders of the XML configuration
      * @param loader the class loader that finds the XML resource and the application's classes
      */
-    public static IdempotencyStore start(Settings settings, Properties placeholders, ClassLoader loader) {
+    public static IdempotencyStore start(ConfigLookup settings, Properties placeholders, ClassLoader loader) {
         String config =
                 settings.get(CONFIG).map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
         EmbeddedCacheManager manager = startManager(config, placeholders, loader);
@@ -178,11 +178,12 @@ public final class InfinispanStores {
      * {@link #CACHE}; a clustered one must set its transport's {@code node-name} and {@code
      * raft-members}.
      */
-    public static IdempotencyStore onManager(EmbeddedCacheManager manager, Settings settings) {
+    public static IdempotencyStore onManager(EmbeddedCacheManager manager, ConfigLookup settings) {
         return on(manager, settings, null, null);
     }
 
-    private static IdempotencyStore on(EmbeddedCacheManager manager, Settings settings, String config, Runnable stop) {
+    private static IdempotencyStore on(
+            EmbeddedCacheManager manager, ConfigLookup settings, String config, Runnable stop) {
         String name =
                 settings.get(CACHE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_CACHE);
         Duration grace = duration(settings, CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
@@ -411,7 +412,7 @@ public final class InfinispanStores {
      * else separate. The default is parsed now (a bad value fails the deployment), an operation's own
      * key when the operation first asks.
      */
-    static Predicate<String> joinedOperations(Settings settings) {
+    static Predicate<String> joinedOperations(ConfigLookup settings) {
         boolean byDefault =
                 settings.get(TRANSACTION).map(v -> joined(TRANSACTION, v)).orElse(false);
         Map<String, Boolean> byOperation = new ConcurrentHashMap<>();
@@ -429,11 +430,11 @@ public final class InfinispanStores {
         };
     }
 
-    private static Duration duration(Settings settings, String key, Duration dflt) {
-        return settings.get(key).map(v -> Settings.duration(key, v)).orElse(dflt);
+    private static Duration duration(ConfigLookup settings, String key, Duration dflt) {
+        return settings.get(key).map(v -> ConfigLookup.duration(key, v)).orElse(dflt);
     }
 
-    private static boolean bool(Settings settings, String key, boolean dflt) {
+    private static boolean bool(ConfigLookup settings, String key, boolean dflt) {
         return settings.get(key)
                 .map(String::trim)
                 .map(v -> switch (v.toLowerCase(java.util.Locale.ROOT)) {

@@ -248,7 +248,7 @@ final class RecordSet implements StateMachine {
             RecordCodec.writeOptionalRecord(out, null);
             return;
         }
-        IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
+        IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
         records.put(key, claim);
         prepared.remove(key);
         out.writeBoolean(true);

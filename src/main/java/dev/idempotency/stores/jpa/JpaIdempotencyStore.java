@@ -192,7 +192,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
         Instant now = now();
-        IdempotencyRecord claim = normalized(RecordLifecycle.claim(key, owner, fingerprint, now, lease));
+        IdempotencyRecord claim = normalized(RecordLifecycle.newClaim(key, owner, fingerprint, now, lease));
         try {
             if (joined(operation)) {
                 return connections.joined(c -> claimJoined(c, claim, now), operation);
@@ -549,7 +549,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         try {
             connections.separate(c -> {
                 IdempotencyRecord claim =
-                        normalized(RecordLifecycle.claim(key, "startup-probe", "-", now(), Duration.ofMinutes(1)));
+                        normalized(RecordLifecycle.newClaim(key, "startup-probe", "-", now(), Duration.ofMinutes(1)));
                 ClaimResult r = claimOn(c, claim, now(), false);
                 if (!r.claimed()) {
                     throw new SQLException("the probe's fresh key was not claimable");

@@ -2,9 +2,9 @@ package dev.idempotency.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.spi.Settings;
 import dev.idempotency.stores.OptionalStores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -263,7 +263,7 @@ public class JpaStoreBean implements IdempotencyStore {
         return keys;
     }
 
-    private static Settings settings() {
+    private static ConfigLookup settings() {
         Config config = ConfigProvider.getConfig();
         return key -> config.getOptionalValue(key, String.class);
     }

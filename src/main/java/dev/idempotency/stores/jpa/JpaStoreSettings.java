@@ -1,7 +1,7 @@
 package dev.idempotency.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -35,7 +35,7 @@ public final class JpaStoreSettings {
     /** Default of {@link #CLAIM_GRACE}. */
     public static final Duration DEFAULT_CLAIM_GRACE = Duration.ofHours(1);
 
-    private final Settings settings;
+    private final ConfigLookup settings;
     private final TransactionMode defaultMode;
     private final Duration lockTimeout;
     private final Duration claimGrace;
@@ -47,7 +47,7 @@ public final class JpaStoreSettings {
      * @param settings where the values come from
      * @throws IdempotencyConfigurationException a value is invalid
      */
-    public JpaStoreSettings(Settings settings) {
+    public JpaStoreSettings(ConfigLookup settings) {
         this.settings = settings;
         this.defaultMode = settings.get(TRANSACTION)
                 .filter(v -> !v.isBlank())
@@ -55,7 +55,7 @@ public final class JpaStoreSettings {
                 .orElse(DEFAULT_TRANSACTION);
         this.lockTimeout = settings.get(LOCK_TIMEOUT)
                 .filter(v -> !v.isBlank())
-                .map(v -> Settings.duration(LOCK_TIMEOUT, v))
+                .map(v -> ConfigLookup.duration(LOCK_TIMEOUT, v))
                 .orElse(DEFAULT_LOCK_TIMEOUT);
         if (lockTimeout.toMillis() < 1000) {
             // JDBC statement timeouts have a resolution of whole seconds; below one it would mean "none".
@@ -64,7 +64,7 @@ public final class JpaStoreSettings {
         }
         this.claimGrace = settings.get(CLAIM_GRACE)
                 .filter(v -> !v.isBlank())
-                .map(v -> Settings.duration(CLAIM_GRACE, v))
+                .map(v -> ConfigLookup.duration(CLAIM_GRACE, v))
                 .orElse(DEFAULT_CLAIM_GRACE);
         if (claimGrace.isNegative()) {
             throw new IdempotencyConfigurationException(

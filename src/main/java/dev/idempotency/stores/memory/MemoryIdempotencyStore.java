@@ -69,7 +69,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
         Instant now = clock.instant();
-        IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
+        IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
         IdempotencyRecord[] replaced = {null};
         IdempotencyRecord stored = tryClaim(key, claim, now, replaced);
         if (stored == null) {

@@ -1,7 +1,7 @@
 package dev.idempotency.stores.memory;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 
 /**
  * How much the memory store holds at most: records, and estimated heap bytes (each record counts
@@ -42,12 +42,12 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes) {
      *
      * @throws IdempotencyConfigurationException a value is not a positive whole number
      */
-    public static MemoryStoreLimits from(Settings settings) {
+    public static MemoryStoreLimits from(ConfigLookup settings) {
         return new MemoryStoreLimits(
                 number(settings, MAX_ENTRIES, DEFAULT_MAX_ENTRIES), number(settings, MAX_BYTES, DEFAULT_MAX_BYTES));
     }
 
-    private static long number(Settings settings, String key, long fallback) {
+    private static long number(ConfigLookup settings, String key, long fallback) {
         String text = settings.get(key).map(String::trim).orElse("");
         if (text.isEmpty()) {
             return fallback;

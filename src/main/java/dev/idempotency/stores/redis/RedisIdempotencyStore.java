@@ -120,7 +120,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         return guarded("claim", key, () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 Instant now = clock.instant();
-                IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
+                IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
                 byte[] value = RedisRecordCodec.encode(claim);
                 long px = saturatedAdd(millis(lease), graceMillis);
                 byte[] seen = redis.setGet(rk, value, SetParams.setParams().nx().px(px));

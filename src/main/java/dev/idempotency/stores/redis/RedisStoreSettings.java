@@ -1,7 +1,7 @@
 package dev.idempotency.stores.redis;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -101,7 +101,7 @@ public final class RedisStoreSettings {
      *
      * @throws IdempotencyConfigurationException a value is invalid; the message names the key
      */
-    public RedisStoreSettings(Settings settings) {
+    public RedisStoreSettings(ConfigLookup settings) {
         Optional<String> cluster = text(settings, CLUSTER_NODES);
         Optional<String> master = text(settings, SENTINEL_MASTER);
         if (cluster.isPresent() && master.isPresent()) {
@@ -245,7 +245,7 @@ public final class RedisStoreSettings {
         return uri.getPort() > 0 ? uri.getPort() : 6379;
     }
 
-    private static Optional<String> text(Settings settings, String key) {
+    private static Optional<String> text(ConfigLookup settings, String key) {
         return settings.get(key).map(String::trim).filter(v -> !v.isEmpty());
     }
 
@@ -292,18 +292,18 @@ public final class RedisStoreSettings {
         return List.copyOf(out);
     }
 
-    private static Duration duration(Settings settings, String key, Duration dflt) {
-        return text(settings, key).map(v -> Settings.duration(key, v)).orElse(dflt);
+    private static Duration duration(ConfigLookup settings, String key, Duration dflt) {
+        return text(settings, key).map(v -> ConfigLookup.duration(key, v)).orElse(dflt);
     }
 
     private static Duration parseGrace(String v) {
         if ("PT0S".equalsIgnoreCase(v) || "0".equals(v)) {
             return Duration.ZERO;
         }
-        return Settings.duration(CLAIM_GRACE, v);
+        return ConfigLookup.duration(CLAIM_GRACE, v);
     }
 
-    private static int integer(Settings settings, String key, int dflt, int min) {
+    private static int integer(ConfigLookup settings, String key, int dflt, int min) {
         Optional<String> v = text(settings, key);
         if (v.isEmpty()) {
             return dflt;

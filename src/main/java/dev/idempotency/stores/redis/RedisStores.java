@@ -2,7 +2,7 @@ package dev.idempotency.stores.redis;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.time.Clock;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -32,7 +32,7 @@ public final class RedisStores {
      * @throws IdempotencyConfigurationException a key is invalid, or Redis cannot be reached: the
      *     message names the key that points at it
      */
-    public static RedisIdempotencyStore start(Settings settings) {
+    public static RedisIdempotencyStore start(ConfigLookup settings) {
         RedisStoreSettings s = new RedisStoreSettings(settings);
         UnifiedJedis client;
         try {

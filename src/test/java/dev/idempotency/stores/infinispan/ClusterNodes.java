@@ -1,6 +1,6 @@
 package dev.idempotency.stores.infinispan;
 
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -67,7 +67,7 @@ public final class ClusterNodes {
         settings.putIfAbsent(InfinispanStores.CLAIM_GRACE, "PT30S");
         settings.put(InfinispanStores.STATE_DIR, stateDir.toString());
         return (InfinispanClusterStore)
-                InfinispanStores.start(Settings.of(settings), p, ClusterNodes.class.getClassLoader());
+                InfinispanStores.start(ConfigLookup.of(settings), p, ClusterNodes.class.getClassLoader());
     }
 
     /** Waits until every store sees a leader, at most {@code limit}; fails saying what each one saw. */

@@ -2,10 +2,10 @@ package dev.idempotency.stores.infinispan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
 import dev.idempotency.spi.RecordStatus;
-import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -23,7 +23,7 @@ class InfinispanLocalStoreTest extends IdempotencyStoreContract {
     static void start() {
         // A grace well past the contract's PAST_SHORT, so late owners can complete.
         store = (InfinispanIdempotencyStore) InfinispanStores.start(
-                Settings.of(Map.of(InfinispanStores.CLAIM_GRACE, "PT30S")),
+                ConfigLookup.of(Map.of(InfinispanStores.CLAIM_GRACE, "PT30S")),
                 new Properties(),
                 InfinispanLocalStoreTest.class.getClassLoader());
     }

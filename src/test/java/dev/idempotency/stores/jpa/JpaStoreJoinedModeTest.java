@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.InProgressPolicy;
-import dev.idempotency.core.Claim;
+import dev.idempotency.core.Admission;
 import dev.idempotency.core.ExceptionPolicy;
 import dev.idempotency.core.Hashing;
 import dev.idempotency.core.IdempotencyEngine;
@@ -110,15 +110,15 @@ class JpaStoreJoinedModeTest {
                 IdempotencyEngine engine = new IdempotencyEngine(joined.store());
                 RecordKey key = RecordKey.of(OPERATION, "", "order-" + System.nanoTime());
                 CountDownLatch claimed = new CountDownLatch(1);
-                Future<Claim> first = threads.submit(() -> {
+                Future<Admission> first = threads.submit(() -> {
                     joined.tx().begin();
                     try {
-                        Claim c = engine.begin(policy(), key, "fp");
+                        Admission c = engine.begin(policy(), key, "fp");
                         joined.tx().insertEffect(key.hash());
                         claimed.countDown();
                         // Holds the key well past the lock timeout (1 s) before it completes and commits.
                         Thread.sleep(2_500);
-                        engine.complete((Claim.Owned) c, OUTCOME);
+                        engine.complete((Admission.Owned) c, OUTCOME);
                         joined.tx().commit();
                         return c;
                     } catch (Exception | Error e) {
@@ -132,7 +132,7 @@ class JpaStoreJoinedModeTest {
                         .isTrue();
 
                 joined.tx().begin();
-                Claim dup;
+                Admission dup;
                 try {
                     dup = engine.begin(policy(), key, "fp");
                     // The duplicate's transaction must still be usable after its waits timed out.
@@ -142,9 +142,9 @@ class JpaStoreJoinedModeTest {
                     joined.tx().rollback();
                     throw e;
                 }
-                assertThat(first.get(60, TimeUnit.SECONDS)).isInstanceOf(Claim.Owned.class);
-                assertThat(dup).as("the duplicate waited and replayed").isInstanceOf(Claim.Replay.class);
-                assertThat(((Claim.Replay) dup).outcome()).isEqualTo(OUTCOME);
+                assertThat(first.get(60, TimeUnit.SECONDS)).isInstanceOf(Admission.Owned.class);
+                assertThat(dup).as("the duplicate waited and replayed").isInstanceOf(Admission.Replay.class);
+                assertThat(((Admission.Replay) dup).outcome()).isEqualTo(OUTCOME);
                 assertThat(effects(ds, key.hash()))
                         .as("the operation's effect, once")
                         .isEqualTo(1);
@@ -177,10 +177,10 @@ class JpaStoreJoinedModeTest {
                 IdempotencyEngine engine = new IdempotencyEngine(joined.store());
                 RecordKey key = RecordKey.of(OPERATION, "", "order-" + System.nanoTime());
                 CountDownLatch claimed = new CountDownLatch(1);
-                Future<Claim> first = threads.submit(() -> {
+                Future<Admission> first = threads.submit(() -> {
                     joined.tx().begin();
                     try {
-                        Claim c = engine.begin(policy(), key, "fp");
+                        Admission c = engine.begin(policy(), key, "fp");
                         joined.tx().insertEffect(key.hash());
                         claimed.countDown();
                         Thread.sleep(1_500);
@@ -194,18 +194,18 @@ class JpaStoreJoinedModeTest {
                 assertThat(claimed.await(30, TimeUnit.SECONDS)).isTrue();
 
                 joined.tx().begin();
-                Claim dup;
+                Admission dup;
                 try {
                     dup = engine.begin(policy(), key, "fp");
-                    assertThat(dup).as("the key is free after the rollback").isInstanceOf(Claim.Owned.class);
+                    assertThat(dup).as("the key is free after the rollback").isInstanceOf(Admission.Owned.class);
                     joined.tx().insertEffect(key.hash());
-                    engine.complete((Claim.Owned) dup, OUTCOME);
+                    engine.complete((Admission.Owned) dup, OUTCOME);
                     joined.tx().commit();
                 } catch (RuntimeException | Error e) {
                     joined.tx().rollback();
                     throw e;
                 }
-                assertThat(first.get(60, TimeUnit.SECONDS)).isInstanceOf(Claim.Owned.class);
+                assertThat(first.get(60, TimeUnit.SECONDS)).isInstanceOf(Admission.Owned.class);
                 assertThat(effects(ds, key.hash()))
                         .as("only the duplicate's effect committed")
                         .isEqualTo(1);

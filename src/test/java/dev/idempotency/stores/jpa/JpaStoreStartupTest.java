@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.MutableClock;
-import dev.idempotency.spi.Settings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +59,7 @@ class JpaStoreStartupTest {
     }
 
     private static void start(javax.sql.DataSource ds, Map<String, String> config) {
-        JpaIdempotencyStore.resourceLocal(ds, new JpaStoreSettings(Settings.of(config)), new MutableClock())
+        JpaIdempotencyStore.resourceLocal(ds, new JpaStoreSettings(ConfigLookup.of(config)), new MutableClock())
                 .close();
     }
 }

@@ -3,7 +3,7 @@ package dev.idempotency.stores.jpa;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -60,7 +60,7 @@ final class TestDatabases {
     /** A store on {@code ds} in Java SE ({@code separate} mode), in an emptied table. */
     static JpaIdempotencyStore store(DataSource ds, Clock clock, Map<String, String> config) {
         JpaIdempotencyStore store =
-                JpaIdempotencyStore.resourceLocal(ds, new JpaStoreSettings(Settings.of(config)), clock);
+                JpaIdempotencyStore.resourceLocal(ds, new JpaStoreSettings(ConfigLookup.of(config)), clock);
         empty(ds);
         return store;
     }
@@ -84,8 +84,8 @@ final class TestDatabases {
     /** A store whose joined writes go to the thread's {@link CallerTransactions}, in an emptied table. */
     static Joined joined(DataSource ds, Clock clock, Map<String, String> config) {
         CallerTransactions tx = new CallerTransactions(ds);
-        JpaIdempotencyStore store =
-                JpaIdempotencyStore.start(tx, new JpaStoreSettings(Settings.of(config)), clock, java.util.List.of());
+        JpaIdempotencyStore store = JpaIdempotencyStore.start(
+                tx, new JpaStoreSettings(ConfigLookup.of(config)), clock, java.util.List.of());
         empty(ds);
         return new Joined(store, tx);
     }

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.core.Hashing;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.MutableClock;
 import dev.idempotency.spi.Races;
 import dev.idempotency.spi.RecordStatus;
-import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,14 +168,14 @@ class MemoryStoreLimitsTest {
 
     @Test
     void theLimitsAreReadFromConfigAndBadValuesNameTheKey() {
-        assertThat(MemoryStoreLimits.from(Settings.none())).isEqualTo(MemoryStoreLimits.DEFAULT);
-        assertThat(MemoryStoreLimits.from(Settings.of(
+        assertThat(MemoryStoreLimits.from(ConfigLookup.none())).isEqualTo(MemoryStoreLimits.DEFAULT);
+        assertThat(MemoryStoreLimits.from(ConfigLookup.of(
                         Map.of(MemoryStoreLimits.MAX_ENTRIES, "5000", MemoryStoreLimits.MAX_BYTES, "1048576"))))
                 .isEqualTo(new MemoryStoreLimits(5000, 1048576));
-        assertThatThrownBy(() -> MemoryStoreLimits.from(Settings.of(Map.of(MemoryStoreLimits.MAX_ENTRIES, "lots"))))
+        assertThatThrownBy(() -> MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.MAX_ENTRIES, "lots"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining(MemoryStoreLimits.MAX_ENTRIES);
-        assertThatThrownBy(() -> MemoryStoreLimits.from(Settings.of(Map.of(MemoryStoreLimits.MAX_BYTES, "0"))))
+        assertThatThrownBy(() -> MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.MAX_BYTES, "0"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining(MemoryStoreLimits.MAX_BYTES);
     }

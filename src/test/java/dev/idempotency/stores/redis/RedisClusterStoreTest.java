@@ -2,9 +2,9 @@ package dev.idempotency.stores.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
-import dev.idempotency.spi.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +31,7 @@ class RedisClusterStoreTest extends IdempotencyStoreContract {
     static void start() {
         ports = RedisServers.cluster();
         String seeds = ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-        store = RedisStores.start(Settings.of(Map.of(
+        store = RedisStores.start(ConfigLookup.of(Map.of(
                 RedisStoreSettings.CLUSTER_NODES,
                 seeds,
                 RedisStoreSettings.KEY_PREFIX,

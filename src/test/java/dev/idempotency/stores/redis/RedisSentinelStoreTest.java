@@ -3,9 +3,9 @@ package dev.idempotency.stores.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.TestServices;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
-import dev.idempotency.spi.Settings;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +26,7 @@ class RedisSentinelStoreTest extends IdempotencyStoreContract {
     static void start() {
         RedisServers.start(PRIMARY);
         RedisServers.startSentinel(SENTINEL, "orders", PRIMARY);
-        store = RedisStores.start(Settings.of(Map.of(
+        store = RedisStores.start(ConfigLookup.of(Map.of(
                 RedisStoreSettings.SENTINEL_MASTER, "orders",
                 RedisStoreSettings.SENTINEL_NODES, "127.0.0.1:" + SENTINEL,
                 RedisStoreSettings.CLAIM_GRACE, "PT30S")));

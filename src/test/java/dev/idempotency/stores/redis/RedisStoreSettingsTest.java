@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.spi.Settings;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.stores.redis.RedisStoreSettings.HostPort;
 import dev.idempotency.stores.redis.RedisStoreSettings.Topology;
 import java.time.Duration;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class RedisStoreSettingsTest {
 
     private static RedisStoreSettings of(Map<String, String> values) {
-        return new RedisStoreSettings(Settings.of(values));
+        return new RedisStoreSettings(ConfigLookup.of(values));
     }
 
     @Test

@@ -7,10 +7,10 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.TestServices;
 import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
 import dev.idempotency.spi.RecordStatus;
-import dev.idempotency.spi.Settings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -37,8 +37,8 @@ class RedisStoreTest extends IdempotencyStoreContract {
     static void start() {
         RedisServers.requireMachineRedis();
         // A grace well past the contract's PAST_SHORT, so late owners can complete.
-        store = RedisStores.start(
-                Settings.of(Map.of(RedisStoreSettings.KEY_PREFIX, PREFIX, RedisStoreSettings.CLAIM_GRACE, "PT30S")));
+        store = RedisStores.start(ConfigLookup.of(
+                Map.of(RedisStoreSettings.KEY_PREFIX, PREFIX, RedisStoreSettings.CLAIM_GRACE, "PT30S")));
     }
 
     @AfterAll
@@ -83,7 +83,7 @@ class RedisStoreTest extends IdempotencyStoreContract {
     @Test
     void anUnreachableRedisAtStartupFailsNamingTheKey() {
         int closed = TestServices.port(7709);
-        assertThatThrownBy(() -> RedisStores.start(Settings.of(Map.of(
+        assertThatThrownBy(() -> RedisStores.start(ConfigLookup.of(Map.of(
                         RedisStoreSettings.URI,
                         "redis://127.0.0.1:" + closed,
                         RedisStoreSettings.CONNECT_TIMEOUT,
@@ -166,10 +166,10 @@ class RedisStoreTest extends IdempotencyStoreContract {
         }
     }
 
-    private static Settings settings(int port, Map<String, String> extra) {
+    private static ConfigLookup settings(int port, Map<String, String> extra) {
         Map<String, String> m = new HashMap<>(extra);
         m.put(RedisStoreSettings.URI, "redis://127.0.0.1:" + port);
         m.put(RedisStoreSettings.KEY_PREFIX, PREFIX);
-        return Settings.of(m);
+        return ConfigLookup.of(m);
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class MethodOutcomesTest {
+class OutcomeCodecTest {
 
     /** A JSON-B friendly DTO with value equality. */
     public static class Line {
@@ -69,16 +69,16 @@ class MethodOutcomesTest {
         Object anything();
     }
 
-    private static MethodOutcomes outcomes(String name) throws NoSuchMethodException {
+    private static OutcomeCodec outcomes(String name) throws NoSuchMethodException {
         Method m = Shapes.class.getMethod(name);
-        return new MethodOutcomes(m);
+        return new OutcomeCodec(m);
     }
 
     private static final RecordKey KEY = RecordKey.of("op", "", "k");
 
     @Test
     void genericListComesBackEqualWithItsElementType() throws Exception {
-        MethodOutcomes o = outcomes("lines");
+        OutcomeCodec o = outcomes("lines");
         List<Line> lines = List.of(new Line("a", "1.10"), new Line("b", "2"));
         Object replayed = o.replay(o.value(lines), KEY);
         assertThat(replayed).isEqualTo(lines);
@@ -87,20 +87,20 @@ class MethodOutcomesTest {
 
     @Test
     void mapsNullsVoidAndPrimitives() throws Exception {
-        MethodOutcomes byId = outcomes("byId");
+        OutcomeCodec byId = outcomes("byId");
         Map<String, Line> m = Map.of("x", new Line("x", "3"));
         assertThat(byId.replay(byId.value(m), KEY)).isEqualTo(m);
         assertThat(byId.replay(byId.value(null), KEY)).isNull();
-        MethodOutcomes nothing = outcomes("nothing");
+        OutcomeCodec nothing = outcomes("nothing");
         assertThat(new String(nothing.value(null), StandardCharsets.UTF_8)).isEqualTo("{\"t\":\"void\"}");
         assertThat(nothing.replay(nothing.value(null), KEY)).isNull();
-        MethodOutcomes count = outcomes("count");
+        OutcomeCodec count = outcomes("count");
         assertThat(count.replay(count.value(7), KEY)).isEqualTo(7);
     }
 
     @Test
     void keptExceptionsAreRebuiltWithTheirTypeAndMessage() throws Exception {
-        MethodOutcomes o = outcomes("count");
+        OutcomeCodec o = outcomes("count");
         byte[] stored = o.exception(new IOException("card declined"));
         assertThatThrownBy(() -> o.replay(stored, KEY))
                 .isExactlyInstanceOf(IOException.class)
@@ -113,7 +113,7 @@ class MethodOutcomesTest {
 
     @Test
     void anExceptionThatCannotBeBuiltIsReplayedAsAReplayExceptionNamingIt() throws Exception {
-        MethodOutcomes o = outcomes("count");
+        OutcomeCodec o = outcomes("count");
         byte[] stored = o.exception(new Odd("declined", 51));
         assertThatThrownBy(() -> o.replay(stored, KEY))
                 .isInstanceOf(IdempotencyReplayException.class)
@@ -123,7 +123,7 @@ class MethodOutcomesTest {
 
     @Test
     void anUnserializableResultIsStoredAsUnreplayableSoTheCallNeverRunsTwice() throws Exception {
-        MethodOutcomes o = outcomes("loop");
+        OutcomeCodec o = outcomes("loop");
         byte[] stored = o.value(new Loop());
         assertThat(new String(stored, StandardCharsets.UTF_8)).contains("unreplayable");
         assertThatThrownBy(() -> o.replay(stored, KEY))
@@ -158,7 +158,7 @@ class MethodOutcomesTest {
 
     @Test
     void stringResultsTakeTheDirectPathBothWaysAndAgreeWithJsonB() throws Exception {
-        MethodOutcomes o = outcomes("text");
+        OutcomeCodec o = outcomes("text");
         jakarta.json.bind.Jsonb jsonb = CanonicalJson.jsonb();
         for (String s : awkwardStrings()) {
             if (!s.equals(new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))) {
@@ -193,19 +193,19 @@ class MethodOutcomesTest {
 
     @Test
     void integralAndBooleanResultsRoundTripAndOtherTypesStillGoThroughJsonB() throws Exception {
-        MethodOutcomes boxed = outcomes("boxedLong");
+        OutcomeCodec boxed = outcomes("boxedLong");
         for (long v : new long[] {0, -1, Long.MAX_VALUE, Long.MIN_VALUE}) {
             assertThat(new String(boxed.value(v), StandardCharsets.UTF_8))
                     .isEqualTo("{\"t\":\"value\",\"v\":" + v + "}");
             assertThat(boxed.replay(boxed.value(v), KEY)).isEqualTo(v);
         }
         assertThat(boxed.replay(boxed.value(null), KEY)).isNull();
-        MethodOutcomes flag = outcomes("flag");
+        OutcomeCodec flag = outcomes("flag");
         assertThat(flag.replay(flag.value(true), KEY)).isEqualTo(true);
         assertThat(flag.replay(flag.value(false), KEY)).isEqualTo(false);
         // A method declared to return Object is written with the value's type (JSON-B would write {}), and
         // read back as JSON-B reads it into Object.
-        MethodOutcomes anything = outcomes("anything");
+        OutcomeCodec anything = outcomes("anything");
         Object replayed = anything.replay(anything.value("text"), KEY);
         assertThat(replayed).isEqualTo(CanonicalJson.jsonb().fromJson("\"text\"", Object.class));
     }

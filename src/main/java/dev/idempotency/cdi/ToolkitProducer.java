@@ -21,7 +21,7 @@ import java.time.Clock;
  * SnowflakeIds}. None of them has a backend of its own: they all use {@code idempotency.store}.
  */
 @ApplicationScoped
-public class Toolkit {
+public class ToolkitProducer {
 
     @Inject
     IdempotencyRuntime runtime;

@@ -1,6 +1,6 @@
 package dev.idempotency.jaxrs;
 
-import dev.idempotency.core.Claim;
+import dev.idempotency.core.Admission;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.ReleaseCause;
 import java.util.LinkedHashMap;
@@ -14,12 +14,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A request that owns its key and has not yet stored or released it. Settles exactly once, whichever
  * of the response filter, the writer interceptor or the end-of-request listener gets there first.
  */
-final class Pending {
+final class UnsettledRequest {
 
     /** Request property (a servlet request attribute under a servlet container) holding this object. */
-    static final String PROPERTY = Pending.class.getName();
+    static final String PROPERTY = UnsettledRequest.class.getName();
 
-    private final Claim.Owned claim;
+    private final Admission.Owned claim;
     private final IdempotencyEngine engine;
     private final AtomicBoolean settled = new AtomicBoolean();
     private volatile int status;
@@ -30,13 +30,13 @@ final class Pending {
      * @param tx the transaction the filter began for a joined-mode operation, which settling ends; or
      *     {@code null}
      */
-    Pending(Claim.Owned claim, IdempotencyEngine engine, RequestTransaction tx) {
+    UnsettledRequest(Admission.Owned claim, IdempotencyEngine engine, RequestTransaction tx) {
         this.claim = claim;
         this.engine = engine;
         this.tx = tx;
     }
 
-    Claim.Owned claim() {
+    Admission.Owned claim() {
         return claim;
     }
 

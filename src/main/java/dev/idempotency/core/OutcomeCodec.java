@@ -25,7 +25,7 @@ import java.nio.charset.StandardCharsets;
  *       a second run.
  * </ul>
  */
-public final class MethodOutcomes {
+public final class OutcomeCodec {
 
     private static final String VALUE_PREFIX = "{\"t\":\"value\",\"v\":";
     private static final byte[] VOID = "{\"t\":\"void\"}".getBytes(StandardCharsets.UTF_8);
@@ -37,7 +37,7 @@ public final class MethodOutcomes {
     private final boolean integralOrBoolean;
 
     /** @param method the guarded method, whose return type is the type of the stored values */
-    public MethodOutcomes(Method method) {
+    public OutcomeCodec(Method method) {
         this(method, method.getGenericReturnType());
     }
 
@@ -46,7 +46,7 @@ public final class MethodOutcomes {
      * @param valueType the type of the values stored and replayed: the return type, or {@code T} of a
      *     method returning {@code CompletionStage<T>}
      */
-    public MethodOutcomes(Method method, Type valueType) {
+    public OutcomeCodec(Method method, Type valueType) {
         this.method = method;
         this.returnType = valueType;
         this.isVoid = valueType == void.class || valueType == Void.class;

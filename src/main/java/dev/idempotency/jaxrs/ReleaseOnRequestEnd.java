@@ -23,17 +23,18 @@ import java.lang.System.Logger.Level;
  * by this event then.
  */
 @WebListener
-public class RequestEnd implements ServletRequestListener {
+public class ReleaseOnRequestEnd implements ServletRequestListener {
 
-    private static final System.Logger LOG = System.getLogger(RequestEnd.class.getName());
+    private static final System.Logger LOG = System.getLogger(ReleaseOnRequestEnd.class.getName());
 
     /** Creates the listener; the servlet container does this. */
-    public RequestEnd() {}
+    public ReleaseOnRequestEnd() {}
 
     @Override
     public void requestDestroyed(ServletRequestEvent event) {
         ServletRequest request = event.getServletRequest();
-        if (!(request.getAttribute(Pending.PROPERTY) instanceof Pending pending) || pending.settled()) {
+        if (!(request.getAttribute(UnsettledRequest.PROPERTY) instanceof UnsettledRequest pending)
+                || pending.settled()) {
             return;
         }
         if (isAsyncStarted(request)) {
@@ -45,7 +46,7 @@ public class RequestEnd implements ServletRequestListener {
         pending.release(ReleaseCause.EXCEPTION);
     }
 
-    private static void settleWhenAsyncEnds(ServletRequest request, Pending pending) {
+    private static void settleWhenAsyncEnds(ServletRequest request, UnsettledRequest pending) {
         try {
             request.getAsyncContext().addListener(new AsyncListener() {
                 @Override

@@ -11,18 +11,18 @@ import java.util.Optional;
  * free of any container API.
  */
 @FunctionalInterface
-public interface Settings {
+public interface ConfigLookup {
 
     /** The value of a key, or empty when it is not set. */
     Optional<String> get(String key);
 
-    /** Settings backed by a map, for tests and programmatic use. */
-    static Settings of(Map<String, String> values) {
+    /** ConfigLookup backed by a map, for tests and programmatic use. */
+    static ConfigLookup of(Map<String, String> values) {
         return key -> Optional.ofNullable(values.get(key));
     }
 
     /** No settings at all: every default applies. */
-    static Settings none() {
+    static ConfigLookup none() {
         return key -> Optional.empty();
     }
 

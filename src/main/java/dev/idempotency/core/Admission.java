@@ -1,7 +1,7 @@
 package dev.idempotency.core;
 
 /** What {@link IdempotencyEngine#begin} decided for a call. */
-public sealed interface Claim {
+public sealed interface Admission {
 
     /** The namespaced key the decision is about. */
     RecordKey key();
@@ -17,7 +17,7 @@ public sealed interface Claim {
      * @param events where the call's completion or release is reported
      */
     record Owned(RecordKey key, String owner, OperationPolicy policy, boolean tookOver, OperationEvents events)
-            implements Claim {
+            implements Admission {
 
         /** Checks the fields. */
         public Owned {
@@ -36,5 +36,5 @@ public sealed interface Claim {
      * @param key the namespaced key
      * @param outcome the stored outcome bytes
      */
-    record Replay(RecordKey key, byte[] outcome) implements Claim {}
+    record Replay(RecordKey key, byte[] outcome) implements Admission {}
 }
