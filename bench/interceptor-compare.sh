@@ -6,7 +6,7 @@
 #
 #   bash bench/interceptor-compare.sh [BASE_REV] [ROUNDS]      # default: b921e2f 5
 #
-# The benchmark code is this checkout's (src/test/.../bench); only the library classes differ.
+# The benchmark code is this checkout's (src/bench/java/.../bench); only the library classes differ.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 base="${1:-b921e2f}"
@@ -15,7 +15,7 @@ out="$root/target/interceptor-compare"
 rm -rf "$out" && mkdir -p "$out"
 
 cd "$root"
-mvn -B -q test-compile dependency:build-classpath -Dmdep.outputFile="$out/deps.txt" -Dmdep.includeScope=test
+mvn -B -q -Pbench test-compile dependency:build-classpath -Dmdep.outputFile="$out/deps.txt" -Dmdep.includeScope=test
 deps="$(cat "$out/deps.txt")"
 rm -rf "$out/new-classes" && cp -r target/classes "$out/new-classes"
 

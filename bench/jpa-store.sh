@@ -13,7 +13,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$root/target/jpa-bench"
 mkdir -p "$out"
 cp_file="$out/classpath.txt"
-(cd "$root" && mvn -B -q ${MVN_OPTS_EXTRA:-} test-compile dependency:build-classpath -Dmdep.includeScope=test \
+(cd "$root" && mvn -B -q -Pbench ${MVN_OPTS_EXTRA:-} test-compile dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile="$cp_file")
 cp="$root/target/test-classes:$root/target/classes:$(cat "$cp_file")"
 for n in 1 4 16; do

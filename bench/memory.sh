@@ -8,7 +8,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 n="${1:-200000}"
 cp_file="$(mktemp "${TMPDIR:-/tmp}/bench-cp.XXXXXX")"
 trap 'rm -f "$cp_file"' EXIT
-(cd "$root" && mvn -B -q test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file")
+(cd "$root" && mvn -B -q -Pbench test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file")
 cp="$root/target/test-classes:$root/target/classes:$(cat "$cp_file")"
 for store in memory infinispan; do
   for outcome in 0 200; do

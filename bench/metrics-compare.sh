@@ -6,7 +6,7 @@
 #
 #   bash bench/metrics-compare.sh [ROUNDS]      # default: 8
 #
-# Runs on a copy of the compiled classes (run `mvn test-compile` first), so a build may go on meanwhile.
+# Runs on a copy of the compiled classes (run `mvn -Pbench test-compile` first), so a build may go on meanwhile.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 rounds="${1:-8}"

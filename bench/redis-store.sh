@@ -10,7 +10,7 @@
 #
 # WAIT_REPLICAS=1 needs a replica of the machine's Redis, e.g.
 #   redis-server --port 6380 --bind 127.0.0.1 --replicaof 127.0.0.1 6379 --save "" --appendonly no --daemonize yes
-# Runs on a copy of the compiled classes (run `mvn test-compile` first), so a build may go on meanwhile.
+# Runs on a copy of the compiled classes (run `mvn -Pbench test-compile` first), so a build may go on meanwhile.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 rounds="${1:-5}"

@@ -109,11 +109,17 @@ public final class PayaraMicroProcess implements AutoCloseable {
 
     /** Stops the process (SIGTERM, then SIGKILL after 60 s). */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             process.destroy();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            try {
+                if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                // Stopped while waiting: make sure it dies, and keep the interruption for the caller.
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
             }
         }
     }
