@@ -18,8 +18,6 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
-import jakarta.enterprise.inject.spi.configurator.AnnotatedMethodConfigurator;
-import jakarta.enterprise.inject.spi.configurator.AnnotatedTypeConfigurator;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -76,7 +74,6 @@ public class IdempotencyExtension implements Extension {
             return;
         }
         Idempotent classLevel = cls.getAnnotation(Idempotent.class);
-        Set<Method> resourceMethods = new HashSet<>();
         for (AnnotatedMethod<? super T> m : type.getMethods()) {
             Method method = m.getJavaMember();
             if (!guardable(method)) {
@@ -87,14 +84,9 @@ public class IdempotencyExtension implements Extension {
                 continue;
             }
             guarded.add(new Guarded(cls, method));
-            if (isResourceMethod(method)) {
-                resourceMethods.add(method);
-            } else {
+            if (!isResourceMethod(method)) {
                 intercepted.add(new Guarded(cls, method));
             }
-        }
-        if (!resourceMethods.isEmpty()) {
-            leaveToTheFilter(pat, classLevel, resourceMethods);
         }
     }
 
@@ -107,34 +99,14 @@ public class IdempotencyExtension implements Extension {
     }
 
     /**
-     * Takes the interceptor binding off the resource methods of a JAX-RS resource that is a CDI bean:
-     * over HTTP the JAX-RS filter guards them (with HTTP semantics), and a second guard by the
-     * interceptor would see the filter's own claim as a call in progress. A class-level binding is
-     * moved onto the class's other guarded methods, which the interceptor still guards.
-     */
-    private static <T> void leaveToTheFilter(
-            ProcessAnnotatedType<T> pat, Idempotent classLevel, Set<Method> resourceMethods) {
-        AnnotatedTypeConfigurator<T> type = pat.configureAnnotatedType();
-        if (classLevel != null) {
-            type.remove(a -> a.annotationType() == Idempotent.class);
-        }
-        for (AnnotatedMethodConfigurator<? super T> m : type.methods()) {
-            Method method = m.getAnnotated().getJavaMember();
-            if (resourceMethods.contains(method)) {
-                m.remove(a -> a.annotationType() == Idempotent.class);
-            } else if (classLevel != null
-                    && guardable(method)
-                    && Modifier.isPublic(method.getModifiers())
-                    && !method.isAnnotationPresent(Idempotent.class)) {
-                m.add(classLevel);
-            }
-        }
-    }
-
-    /**
      * Whether JAX-RS serves this method as a resource method: it, or the method it overrides or
      * implements (JAX-RS annotation inheritance), carries an annotation marked {@code @HttpMethod}
      * ({@code @GET}, {@code @POST}, ...). Read by name, so that a deployment without JAX-RS links.
+     *
+     * <p>The JAX-RS filter guards such a method over HTTP, with HTTP semantics; the interceptor lets
+     * it through (a second guard would take the filter's own claim for a call in progress). The rule
+     * is the method's, not a binding the extension removes: a JAX-RS runtime may create resource
+     * instances from an annotated type of its own, which this extension never sees.
      */
     static boolean isResourceMethod(Method method) {
         for (Method m : sameSignature(method)) {

@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -60,7 +61,7 @@ public class IdempotencyRuntime implements EntryPointServices {
      * The plans as calls find them: per class of the call's target (a container subclass of the bean
      * class), then per method. Filled from {@link #registry} on a class's first call.
      */
-    private final ConcurrentHashMap<Class<?>, ConcurrentHashMap<Method, GuardedMethod>> plans =
+    private final ConcurrentHashMap<Class<?>, ConcurrentHashMap<Method, Optional<GuardedMethod>>> plans =
             new ConcurrentHashMap<>();
 
     /** The extension that found the guarded methods (absent in a container set up without it). */
@@ -139,16 +140,21 @@ public class IdempotencyRuntime implements EntryPointServices {
 
     /**
      * The plan of a guarded method for a call's target class: the plan built at deployment for the
-     * nearest bean class above it, else (a class the extension did not see) one built now.
+     * nearest bean class above it, else (a class the extension did not see) one built now; empty for a
+     * JAX-RS resource method, which the JAX-RS filter guards ({@link IdempotencyExtension#isResourceMethod}).
      */
-    GuardedMethod plan(Method method, Class<?> targetClass) {
-        ConcurrentHashMap<Method, GuardedMethod> ofClass = plans.get(targetClass);
+    Optional<GuardedMethod> plan(Method method, Class<?> targetClass) {
+        ConcurrentHashMap<Method, Optional<GuardedMethod>> ofClass = plans.get(targetClass);
         if (ofClass == null) {
             ofClass = plans.computeIfAbsent(targetClass, c -> new ConcurrentHashMap<>());
         }
-        GuardedMethod plan = ofClass.get(method);
+        Optional<GuardedMethod> plan = ofClass.get(method);
         if (plan == null) {
-            plan = ofClass.computeIfAbsent(method, m -> registered(m, targetClass));
+            plan = ofClass.computeIfAbsent(
+                    method,
+                    m -> IdempotencyExtension.isResourceMethod(m)
+                            ? Optional.empty()
+                            : Optional.of(registered(m, targetClass)));
         }
         return plan;
     }

@@ -2,6 +2,7 @@ package dev.idempotency.cdi;
 
 import dev.idempotency.Idempotent;
 import dev.idempotency.core.GlobalSettings;
+import dev.idempotency.core.GuardedMethod;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -36,7 +37,11 @@ public class IdempotentInterceptor implements Serializable {
     /** Runs the call once per key. */
     @AroundInvoke
     public Object guard(InvocationContext ic) throws Exception {
-        return runtime.plan(ic.getMethod(), targetClass(ic)).invoke(ic.getParameters(), work -> {
+        GuardedMethod plan = runtime.plan(ic.getMethod(), targetClass(ic)).orElse(null);
+        if (plan == null) {
+            return ic.proceed(); // a JAX-RS resource method: the JAX-RS filter guards it
+        }
+        return plan.invoke(ic.getParameters(), work -> {
             if (work != null) {
                 ic.getContextData().put(IdempotentWorkInterceptor.WORK, work);
             }
