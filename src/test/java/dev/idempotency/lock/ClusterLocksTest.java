@@ -12,11 +12,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Cluster locks on every real store, each used as two nodes. */
+@Tag("services")
 class ClusterLocksTest {
 
     private static final Duration MOST = Duration.ofMinutes(1);

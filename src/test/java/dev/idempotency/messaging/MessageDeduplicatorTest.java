@@ -15,10 +15,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Message deduplication on every real store, each used as two nodes (two consumers' JVMs). */
+@Tag("services")
 class MessageDeduplicatorTest {
 
     private static final MessageSettings SETTINGS = new MessageSettings(3, Duration.ofHours(1), Duration.ofMinutes(1));

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * One-time tokens on every real store, each used as two nodes: a token issued on one node is consumed
  * on the other, and racing consumers use both.
  */
+@Tag("services")
 class OneTimeTokensTest {
 
     private static final Duration TTL = Duration.ofMinutes(5);

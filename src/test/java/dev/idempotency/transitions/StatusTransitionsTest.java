@@ -28,6 +28,7 @@ import java.util.stream.Stream;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.cfg.Configuration;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Guarded transitions with Hibernate on PostgreSQL and H2: two persistence units ("nodes") on one
  * database, racing threads on both.
  */
+@Tag("services")
 class StatusTransitionsTest {
 
     /** One database: its two entity manager factories and their pools. */

@@ -28,6 +28,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL a timed-out statement would abort the whole transaction, and every later poll would fail
  * with 25P02).
  */
+@Tag("services")
 class JpaStoreJoinedModeTest {
 
     private static final String OPERATION = "joined-test.place";

@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL and H2 a live record is polled and replayed from a plain read, without waiting for a held
  * row lock at all. Complete and release wait out a lock held longer than the lock timeout.
  */
+@Tag("services")
 class JpaStoreLockTimeoutTest {
 
     @Test

@@ -4,8 +4,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /** The store contract on MariaDb. */
+@Tag("services")
 class JpaStoreMariaDbTest extends AbstractJpaStoreTest {
 
     private static HikariDataSource ds;

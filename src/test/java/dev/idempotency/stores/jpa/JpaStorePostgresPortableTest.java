@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The store contract on PostgreSQL through the portable path ({@code idempotency.jpa.dialect=generic},
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
  * it, then a plain SELECT, each autocommitted. Shows that path is correct on the strictest database,
  * which aborts a transaction on any error.
  */
+@Tag("services")
 class JpaStorePostgresPortableTest extends AbstractJpaStoreTest {
 
     private static HikariDataSource ds;

@@ -15,12 +15,14 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A duplicate claim is a handled situation: nothing may log above DEBUG (no WARN or ERROR from the
  * store, the JDBC driver or a JPA provider), whatever the database, at the default logging levels.
  */
+@Tag("services")
 class JpaStoreQuietDuplicatesTest {
 
     @Test

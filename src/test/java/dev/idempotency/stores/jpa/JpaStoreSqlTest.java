@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * a poll of an IN_PROGRESS key writes nothing; complete is one fenced UPDATE and release one fenced
  * DELETE, without a read.
  */
+@Tag("services")
 class JpaStoreSqlTest {
 
     private static final Pattern FOR_UPDATE = Pattern.compile("for (no key )?update");

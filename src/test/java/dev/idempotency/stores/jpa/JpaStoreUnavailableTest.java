@@ -13,6 +13,7 @@ import dev.idempotency.tokens.OneTimeTokens;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * exception (500): the store's own calls, and the toolkit that calls the store directly (one-time
  * tokens, whose filter answers 503 only for this exception, cluster locks, message deduplication).
  */
+@Tag("services")
 class JpaStoreUnavailableTest {
 
     @Test

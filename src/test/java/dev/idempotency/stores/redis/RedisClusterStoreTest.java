@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -20,6 +21,7 @@ import redis.clients.jedis.Jedis;
  * redis-server} binary on loopback ports (see {@link RedisServers#cluster()}), including the claim race
  * of 64 threads x 1,000 keys, and a check that the keys were spread over every master.
  */
+@Tag("services")
 class RedisClusterStoreTest extends IdempotencyStoreContract {
 
     private static final String PREFIX = "idempotency-cluster-test:";

@@ -9,12 +9,14 @@ import dev.idempotency.spi.IdempotencyStoreContract;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The store contract through Redis Sentinel: a primary and a Sentinel that the test starts from the
  * {@code redis-server} binary on loopback ports; the store finds the primary by asking the Sentinel.
  */
+@Tag("services")
 class RedisSentinelStoreTest extends IdempotencyStoreContract {
 
     private static final int PRIMARY = TestServices.port(7710);

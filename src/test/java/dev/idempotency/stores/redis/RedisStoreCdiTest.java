@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * connects it at deployment, an unreachable Redis or a bad key fails the deployment naming the key,
  * and the client is closed with the container.
  */
+@Tag("services")
 class RedisStoreCdiTest {
 
     private static void withContainer(Map<String, String> config, Consumer<WeldContainer> body) throws Exception {

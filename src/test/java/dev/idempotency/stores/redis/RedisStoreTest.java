@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * TTLs it sets, startup checks, an outage mid-test on a server the test starts and kills, and replica
  * acknowledgements with a real replica.
  */
+@Tag("services")
 class RedisStoreTest extends IdempotencyStoreContract {
 
     private static final String PREFIX =

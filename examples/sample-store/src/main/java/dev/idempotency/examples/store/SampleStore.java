@@ -1,6 +1,6 @@
 package dev.idempotency.examples.store;
 
-import dev.idempotency.core.RecordLifecycle;
+import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
@@ -42,7 +42,7 @@ public class SampleStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
         Instant now = clock.instant();
-        IdempotencyRecord claim = RecordLifecycle.claim(key, owner, fingerprint, now, lease);
+        IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
         AtomicReference<IdempotencyRecord> replaced = new AtomicReference<>();
         IdempotencyRecord stored = records.compute(key, (k, existing) -> {
             if (!RecordLifecycle.isClaimable(existing, now)) {
