@@ -1,8 +1,16 @@
 package dev.idempotency.ops.openapi;
 
+import dev.idempotency.jaxrs.OneTimeTokenEndpoint;
+import dev.idempotency.ops.OpsSettings;
+import dev.idempotency.ops.inspection.InspectionResource;
+import dev.idempotency.spi.ConfigLookup;
+import dev.idempotency.tokens.TokenSettings;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -39,6 +47,7 @@ public class IdempotencyOasFilter implements OASFilter {
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
+        dropDisabledEndpoints(openAPI);
         List<GuardedOperations.Route> routes = routes();
         if (routes.isEmpty() || openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
@@ -54,6 +63,32 @@ public class IdempotencyOasFilter implements OASFilter {
                 if (route != null) {
                     document(op.getValue(), route);
                 }
+            }
+        }
+    }
+
+    /**
+     * Removes the library's own endpoints that are off ({@code idempotency.tokens.endpoint.enabled},
+     * {@code idempotency.inspection.http.enabled}): they are not registered, but a server that scans
+     * every {@code @Path} class of the application's jars (Open Liberty) documents them anyway.
+     */
+    static void dropDisabledEndpoints(OpenAPI openAPI) {
+        if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
+            return;
+        }
+        Config config = ConfigProvider.getConfig(IdempotencyOasFilter.class.getClassLoader());
+        ConfigLookup settings = key -> config.getOptionalValue(key, String.class);
+        List<String> off = new ArrayList<>();
+        if (!TokenSettings.from(settings).endpointEnabled()) {
+            off.add(OneTimeTokenEndpoint.PATH);
+        }
+        if (!OpsSettings.from(settings).inspectionHttpEnabled()) {
+            off.add(InspectionResource.PATH);
+        }
+        for (String path : List.copyOf(openAPI.getPaths().getPathItems().keySet())) {
+            String p = "/" + trim(path) + "/";
+            if (off.stream().anyMatch(o -> p.contains("/" + o + "/"))) {
+                openAPI.getPaths().removePathItem(path);
             }
         }
     }

@@ -354,6 +354,10 @@ abstract class OpsScenarios {
         assertTrue(responses.getJsonObject("503").getJsonObject("headers").containsKey("Retry-After"));
         assertTrue(pay.getString("description", "").contains("Idempotent-Replayed"), pay::toString);
 
+        assertTrue(
+                paths.keySet().stream().noneMatch(p -> p.endsWith("/idempotency/tokens")),
+                () -> "the one-time token endpoint is off (the default) but documented: " + paths.keySet());
+
         assertNull(keyParameter(plain), () -> "POST /plain is not guarded: " + plain);
         JsonObject plainResponses = plain.getJsonObject("responses");
         assertFalse(plainResponses != null && plainResponses.containsKey("409"), () -> String.valueOf(plainResponses));
