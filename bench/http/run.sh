@@ -72,32 +72,8 @@ start_server() { # $1 = store
   start_payara "$1" "$port" "$target/bench.war" "$target/payara" "$results" "$db" "$results/server-$1.log"
 }
 
-# Runs wrk once and appends one line to raw.csv. $1 store, $2 scenario, $3 connections, $4 round
-# (0 = warm-up, not recorded), $5 duration, $6 the script's argument.
-run_wrk() {
-  local store="$1" scenario="$2" c="$3" round="$4" d="$5" arg="$6" path=guarded threads=2
-  [ "$scenario" = plain ] && path=plain
-  [ "$c" -lt 2 ] && threads=1
-  local out="$results/wrk-$store-$scenario-c$c-r$round.txt"
-  wrk -t"$threads" -c"$c" -d"$d" --timeout 5s --latency -s "$here/$scenario.lua" \
-    "http://127.0.0.1:$port/bench/api/$path" -- "$arg" >"$out" 2>&1
-  [ "$round" = 0 ] && return 0
-  python3 - "$out" "$store" "$scenario" "$c" "$round" >>"$raw" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-def ms(v):
-    n, unit = re.match(r"([\d.]+)(us|ms|s)", v).groups()
-    return float(n) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-p50 = ms(re.search(r"^\s+50%\s+(\S+)", text, re.M).group(1))
-p99 = ms(re.search(r"^\s+99%\s+(\S+)", text, re.M).group(1))
-bad = int(re.search(r"non-(?:201|replays): (\d+)", text).group(1))
-sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
-errors = sum(int(g) for g in sock.groups()) if sock else 0
-non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-print(f"{sys.argv[2]},{sys.argv[3]},{sys.argv[4]},{sys.argv[5]},{rps:.1f},{p50:.3f},{p99:.3f},{bad},{errors}")
-PY
-}
+# shellcheck source=wrk.sh
+. "$here/wrk.sh"
 
 nonce="$(date +%s)-$$"
 for store in $stores; do
