@@ -58,10 +58,12 @@ trap 'exit 130' INT TERM
 # shellcheck source=wrk.sh
 . "$here/wrk.sh"
 
-PAYARA_JAVA_OPTS="" start_payara memory "$on_port" "$target/bench.war" "$target/payara" "$results" - \
+# A new key per request stores a record per request: limits and a ttl that hold a whole run on both.
+common="-Didempotency.ttl=PT30S -Didempotency.purge.interval=PT10S -Didempotency.memory.max-entries=1000000 -Didempotency.memory.max-bytes=400000000"
+PAYARA_JAVA_OPTS="$common" start_payara memory "$on_port" "$target/bench.war" "$target/payara" "$results" - \
   "$results/server-on.log"
 servers+=("$server")
-PAYARA_JAVA_OPTS="-Didempotency.metrics.enabled=false" start_payara memory "$off_port" "$target/bench.war" \
+PAYARA_JAVA_OPTS="$common -Didempotency.metrics.enabled=false" start_payara memory "$off_port" "$target/bench.war" \
   "$target/payara" "$results" - "$results/server-off.log"
 servers+=("$server")
 
@@ -73,16 +75,26 @@ for port in "$on_port" "$off_port"; do
   [ "$code" = 201 ] || { echo "the first guarded POST on port $port answered $code, not 201" >&2; exit 1; }
 done
 # The metrics-on server must publish them, the other must not: otherwise the run compares nothing.
-curl -fsS "http://127.0.0.1:$on_port/metrics" | grep -q '^idempotency_calls_total' ||
+on_metrics="$(curl -fsS "http://127.0.0.1:$on_port/metrics")"
+off_metrics="$(curl -fsS "http://127.0.0.1:$off_port/metrics")"
+grep -q '^idempotency_calls_total' <<<"$on_metrics" ||
   { echo "the metrics-on server publishes no idempotency_calls_total" >&2; exit 1; }
-! curl -fsS "http://127.0.0.1:$off_port/metrics" | grep -q '^idempotency_calls_total' ||
-  { echo "the metrics-off server still publishes idempotency_calls_total" >&2; exit 1; }
+if grep -q '^idempotency_calls_total' <<<"$off_metrics"; then
+  echo "the metrics-off server still publishes idempotency_calls_total" >&2
+  exit 1
+fi
 
+# Stores (or replays) the replay key just before a replay run: records live 30 s here, so a key from an
+# earlier run may have expired, and its first request would run again instead of replaying.
+prime() {
+  curl -fsS -o /dev/null -X POST -H 'Content-Type: application/json' -H "Idempotency-Key: $replay_key" \
+    -d '{"orderId":"o-1","amount":42}' "http://127.0.0.1:$1/bench/api/guarded"
+}
 label() { [ "$1" = "$on_port" ] && echo metrics-on || echo metrics-off; }
 echo "warm-up ($warmup per scenario and server at 16 connections)"
 for port in "$on_port" "$off_port"; do
   for scenario in newkey replay; do
-    arg="warm-$nonce"; [ "$scenario" = replay ] && arg="$replay_key"
+    arg="warm-$nonce"; [ "$scenario" = replay ] && arg="$replay_key" && prime "$port"
     run_wrk "$(label "$port")" "$scenario" 16 0 "$warmup" "$arg"
   done
 done
@@ -91,7 +103,7 @@ for ((r = 1; r <= rounds; r++)); do
   for c in $conns; do
     for scenario in newkey replay; do
       for port in $order; do
-        arg="$nonce-r$r-c$c-$port"; [ "$scenario" = replay ] && arg="$replay_key"
+        arg="$nonce-r$r-c$c-$port"; [ "$scenario" = replay ] && arg="$replay_key" && prime "$port"
         run_wrk "$(label "$port")" "$scenario" "$c" "$r" "$duration" "$arg"
       done
     done
