@@ -1,9 +1,9 @@
 package dev.idempotency.examples.store;
 
-import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 import java.time.Clock;
