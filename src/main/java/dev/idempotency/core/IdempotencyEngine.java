@@ -74,8 +74,8 @@ public final class IdempotencyEngine {
         this.store = Objects.requireNonNull(store, "store");
         this.retryAfter = Objects.requireNonNull(retryAfter, "retryAfter");
         this.observer = Objects.requireNonNull(observer, "observer");
-        this.timed = observer.timesStoreCalls();
         observer.attached(store);
+        this.timed = observer.timesStoreCalls();
         byte[] random = new byte[12];
         new SecureRandom().nextBytes(random);
         // 96 random bits per engine, then a counter: unique across nodes and restarts, and far cheaper

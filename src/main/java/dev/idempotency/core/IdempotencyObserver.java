@@ -38,7 +38,10 @@ public interface IdempotencyObserver {
      */
     OperationEvents operation(String name);
 
-    /** Whether {@link #storeCall} wants to be called; false saves two clock reads per store call. */
+    /**
+     * Whether {@link #storeCall} wants to be called; false saves two clock reads per store call. Asked
+     * after {@link #attached}, so the answer may depend on the store.
+     */
     boolean timesStoreCalls();
 
     /**

@@ -51,6 +51,29 @@ class IdempotencyMetricsTest {
             assertThat(JMX.getAttribute(store, "MemoryRecords")).isEqualTo(2L);
             assertThat((String) JMX.getAttribute(store, "Store")).endsWith("MemoryIdempotencyStore");
 
+            // The memory store's calls are not timed: two clock reads would cost as much as the call.
+            assertThat(metrics.store()).allSatisfy(s -> assertThat(s.calls()).isZero());
+
+            Collection<MetricData> otel = OtelProducer.READER.collectAllMetrics();
+            assertThat(otelCount(otel, "idempotency.calls", "executed")).isEqualTo(2);
+            assertThat(otelCount(otel, "idempotency.calls", "replayed")).isEqualTo(3);
+            assertThat(otelCount(otel, "idempotency.calls", "in_progress")).isEqualTo(1);
+            assertThat(otelCount(otel, "idempotency.calls", "mismatch")).isEqualTo(1);
+        }
+        assertThat(JMX.queryNames(new ObjectName("dev.idempotency:*"), null))
+                .as("the MBeans leave with the application")
+                .isEmpty();
+    }
+
+    @Test
+    void storeCallsAreTimedOnAStoreThatIsNotTheMemoryStore() throws Exception {
+        long claimsBefore = otelClaimCount(OtelProducer.READER.collectAllMetrics());
+        try (WeldContainer c = OpsWeld.weld(
+                        Map.of("idempotency.store", "switchable"), Charges.class, BrokenStore.class, OtelProducer.class)
+                .initialize()) {
+            IdempotencyMetrics metrics = c.select(IdempotencyMetrics.class).get();
+            Script.run(c.select(Charges.class).get(), "t" + System.nanoTime());
+
             // 2 executions + 1 conflict + 3 replays + 1 mismatch = 7 claims; 2 completions.
             StoreMetrics claims = metrics.store().stream()
                     .filter(s -> s.primitive().equals("claim"))
@@ -59,23 +82,25 @@ class IdempotencyMetricsTest {
             assertThat(claims.calls()).isEqualTo(7);
             assertThat(claims.failures()).isZero();
             assertThat(claims.maxNanos()).isPositive();
-
-            Collection<MetricData> otel = OtelProducer.READER.collectAllMetrics();
-            assertThat(otelCount(otel, "idempotency.calls", "executed")).isEqualTo(2);
-            assertThat(otelCount(otel, "idempotency.calls", "replayed")).isEqualTo(3);
-            assertThat(otelCount(otel, "idempotency.calls", "in_progress")).isEqualTo(1);
-            assertThat(otelCount(otel, "idempotency.calls", "mismatch")).isEqualTo(1);
-            HistogramPointData claimLatency = otel.stream()
-                    .filter(d -> d.getName().equals("idempotency.store.duration"))
-                    .flatMap(d -> d.getHistogramData().getPoints().stream())
-                    .filter(p -> "claim".equals(p.getAttributes().get(AttributeKey.stringKey("primitive"))))
+            StoreMetrics completions = metrics.store().stream()
+                    .filter(s -> s.primitive().equals("complete"))
                     .findFirst()
                     .orElseThrow();
-            assertThat(claimLatency.getCount()).isEqualTo(7);
+            assertThat(completions.calls()).isEqualTo(2);
+            assertThat(metrics.memoryRecords()).isEmpty();
+            assertThat(otelClaimCount(OtelProducer.READER.collectAllMetrics()) - claimsBefore)
+                    .isEqualTo(7);
         }
-        assertThat(JMX.queryNames(new ObjectName("dev.idempotency:*"), null))
-                .as("the MBeans leave with the application")
-                .isEmpty();
+    }
+
+    /** The count of the claim latency histogram (cumulative over the tests of this JVM), 0 if none. */
+    private static long otelClaimCount(Collection<MetricData> otel) {
+        return otel.stream()
+                .filter(d -> d.getName().equals("idempotency.store.duration"))
+                .flatMap(d -> d.getHistogramData().getPoints().stream())
+                .filter(p -> "claim".equals(p.getAttributes().get(AttributeKey.stringKey("primitive"))))
+                .mapToLong(HistogramPointData::getCount)
+                .sum();
     }
 
     @Test
