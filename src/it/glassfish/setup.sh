@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the GlassFish that Maven unpacked (mvn -Pglassfish verify) for the in-container tests:
+# Prepares the GlassFish that Maven unpacked (mvn -Pservices -Dit.server=glassfish verify) for the in-container tests:
 # creates the domain "it" (again when this script changed), with every port moved by --portbase 20000 plus this checkout's
 # IDEMPOTENCY_TEST_PORT_OFFSET (admin 20048, HTTP 20080), and points its default data source
 # (jdbc/__default, java:comp/DefaultDataSource) at embedded Derby: GlassFish's default database,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the Open Liberty that Maven unpacked (mvn -Pliberty verify) for the in-container tests:
+# Prepares the Open Liberty that Maven unpacked (mvn -Pservices -Dit.server=liberty verify) for the in-container tests:
 # the server "it" with src/it/liberty/server.xml, the H2 driver of its default data source and the
 # PostgreSQL driver of the data sources the test applications define, and
 # ports moved by this checkout's IDEMPOTENCY_TEST_PORT_OFFSET (HTTP 17080, HTTPS 17443) in its

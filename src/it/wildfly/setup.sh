@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the WildFly that Maven unpacked (mvn -Pwildfly verify) for the in-container tests:
+# Prepares the WildFly that Maven unpacked (mvn -Pservices -Dit.server=wildfly verify) for the in-container tests:
 # applies setup.cli (again when it changed), and writes target/servers/wildfly.properties, which failsafe passes to the
 # tests and arquillian.xml reads. Every port of the server is moved by 10000 plus this checkout's
 # IDEMPOTENCY_TEST_PORT_OFFSET (jboss.socket.binding.port-offset): HTTP 18080, management 19990.

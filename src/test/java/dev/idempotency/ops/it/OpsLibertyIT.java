@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * {@link OpsScenarios} on Open Liberty (the Liberty profile: {@code mvn -Pliberty verify}), in a server
+ * {@link OpsScenarios} on Open Liberty (the Liberty profile: {@code mvn -Pservices -Dit.server=liberty verify}), in a server
  * {@code ops} of its own next to the in-container tests' server, with MicroProfile Metrics 5.1, Health
  * 4.0 and OpenAPI 3.1 and the default data source on the proxy. Not through Arquillian: the server
  * needs features and a data source that the shared server does not have.
@@ -34,7 +34,8 @@ class OpsLibertyIT extends OpsScenarios {
         home = Path.of(System.getProperty("it.liberty.home", "target/servers/wlp"));
         Path driver = home.resolve("usr/servers/it/lib/postgresql.jar");
         if (!Files.isRegularFile(driver)) {
-            throw new AssertionError("no " + driver + ": run this test in the Liberty profile (mvn -Pliberty verify), "
+            throw new AssertionError("no " + driver
+                    + ": run this test in the Liberty profile (mvn -Pservices -Dit.server=liberty verify), "
                     + "which unpacks Open Liberty and runs src/it/liberty/setup.sh");
         }
         String database = TestServices.postgresUrl(); // creates the namespace's database when missing
