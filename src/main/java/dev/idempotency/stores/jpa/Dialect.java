@@ -91,7 +91,8 @@ enum Dialect {
      * PostgreSQL it also returns the existing row in the same round trip (parameter 8: the key again):
      * one row {@code (true, NULL...)} when inserted, {@code (false, record columns)} when the key
      * exists, none when the existing row is not visible to the statement's snapshot (it committed while
-     * the statement waited for it); see {@link #returnsExisting()}.
+     * the statement waited for it); see {@link #returnsExisting()}. The lookup runs only when nothing
+     * was inserted (a one-time filter), so a new key costs the INSERT alone.
      */
     String claim() {
         String table = JpaIdempotencyStore.TABLE;
@@ -99,7 +100,8 @@ enum Dialect {
             case POSTGRESQL -> "WITH inserted AS (INSERT INTO " + table + " " + INSERT_COLUMNS
                     + " ON CONFLICT (idem_key) DO NOTHING RETURNING idem_key)"
                     + " SELECT TRUE, NULL, NULL, NULL, NULL, NULL, NULL FROM inserted"
-                    + " UNION ALL SELECT FALSE, " + RECORD_COLUMNS + " FROM " + table + " WHERE idem_key = ?";
+                    + " UNION ALL SELECT FALSE, " + RECORD_COLUMNS + " FROM " + table
+                    + " WHERE idem_key = ? AND NOT EXISTS (SELECT 1 FROM inserted)";
             case MYSQL -> "INSERT IGNORE INTO " + table + " " + INSERT_COLUMNS;
             default -> "INSERT INTO " + table + " " + INSERT_COLUMNS;
         };
