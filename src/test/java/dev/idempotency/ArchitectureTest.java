@@ -60,6 +60,21 @@ class ArchitectureTest {
     }
 
     @Test
+    void theTokensApiDoesNotUseItsHttpGlueNorTheEntryPoints() {
+        assertThat(violations(
+                        "dev.idempotency.tokens",
+                        ref -> within(ref, "dev.idempotency.tokens.http")
+                                || within(ref, "dev.idempotency.jaxrs")
+                                || within(ref, "dev.idempotency.cdi")
+                                || within(ref, "jakarta.ws.rs")))
+                .as("one-time tokens work in code without JAX-RS; their HTTP glue is tokens.http")
+                .isEmpty();
+        assertThat(violations("dev.idempotency.tokens.http", ref -> within(ref, "dev.idempotency.cdi")))
+                .as("the token glue reaches the tokens through CDI lookups, not the cdi package")
+                .isEmpty();
+    }
+
+    @Test
     void spiUsesOnlyTheApi() {
         assertThat(violations(
                         "dev.idempotency.spi",

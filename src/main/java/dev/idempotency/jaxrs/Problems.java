@@ -8,15 +8,19 @@ import java.time.Duration;
 /**
  * RFC 9457 {@code application/problem+json} responses for every way the filter refuses a request.
  * The {@code type} URNs are stable identifiers a client can switch on; the {@code detail} names the
- * problem and the fix, never the key or the payload.
+ * problem and the fix, never the key or the payload. Public for the one-time token glue ({@code
+ * dev.idempotency.tokens.http}), whose refusals have the same form.
  */
-final class Problems {
+public final class Problems {
 
     /** The media type of every error this module sends. */
-    static final String MEDIA_TYPE = "application/problem+json";
+    public static final String MEDIA_TYPE = "application/problem+json";
 
     /** Prefix of every problem type this module sends. */
-    static final String TYPE_PREFIX = "urn:idempotency-ee:problem:";
+    public static final String TYPE_PREFIX = "urn:idempotency-ee:problem:";
+
+    /** The {@code Retry-After} of a refusal because the store could not be reached. */
+    public static final Duration STORE_RETRY_AFTER = Duration.ofSeconds(IdempotencyFilter.STORE_RETRY_AFTER_SECONDS);
 
     private Problems() {}
 
@@ -107,85 +111,6 @@ final class Problems {
     }
 
     /**
-     * A refused one-time token: 400 missing or unknown, 403 foreign, 409 used, 410 expired.
-     *
-     * @param check why the token was refused (never {@code CONSUMED})
-     * @param header the token header's name
-     */
-    static Response tokenRefused(dev.idempotency.tokens.TokenCheck check, String header) {
-        return switch (check) {
-            case MISSING -> problem(
-                    400,
-                    "token-missing",
-                    "One-time token required",
-                    "This operation requires a one-time token in the " + header
-                            + " header; get one from the token endpoint first and send it once.",
-                    null);
-            case UNKNOWN -> problem(
-                    400,
-                    "token-unknown",
-                    "Unknown one-time token",
-                    "The " + header + " value is not a token this server issued (or its record is gone); get a new"
-                            + " token and send it unchanged.",
-                    null);
-            case FOREIGN -> problem(
-                    403,
-                    "token-foreign",
-                    "One-time token issued to someone else",
-                    "The " + header + " value was issued to another user or session; get a token of your own.",
-                    null);
-            case USED -> problem(
-                    409,
-                    "token-used",
-                    "One-time token already used",
-                    "The " + header + " value was already used, so this request was not processed again; get a new"
-                            + " token for a new request.",
-                    null);
-            case EXPIRED -> problem(
-                    410,
-                    "token-expired",
-                    "One-time token expired",
-                    "The " + header + " value expired before it was used; get a new token and send it sooner"
-                            + " (lifetime: idempotency.tokens.ttl).",
-                    null);
-            case CONSUMED -> throw new IllegalArgumentException("a consumed token is not refused");
-        };
-    }
-
-    /** The request names no token owner (the {@code idempotency.tokens.owner} header is missing). */
-    static Response tokenOwnerMissing(String header) {
-        return problem(
-                400,
-                "token-owner-missing",
-                "One-time token owner missing",
-                "One-time tokens belong to the value of the " + header
-                        + " header (idempotency.tokens.owner), but the request has none; send it.",
-                null);
-    }
-
-    /** The store could not be reached while issuing or consuming a token. */
-    static Response tokenStoreUnavailable() {
-        return problem(
-                503,
-                "store-unavailable",
-                "Idempotency store unavailable",
-                "The idempotency store could not be reached, so the one-time token was neither issued nor"
-                        + " consumed; retry after the Retry-After delay. Operators: check the store (idempotency.store).",
-                Duration.ofSeconds(IdempotencyFilter.STORE_RETRY_AFTER_SECONDS));
-    }
-
-    /** The token endpoint is disabled. */
-    static Response tokenEndpointDisabled() {
-        return problem(
-                404,
-                "token-endpoint-disabled",
-                "Token endpoint disabled",
-                "This application does not hand out one-time tokens over HTTP; operators can enable it with"
-                        + " idempotency.tokens.endpoint.enabled=true.",
-                null);
-    }
-
-    /**
      * The answer to an idempotency exception thrown by a guarded bean a resource called. Its message
      * names the operation, a hash of the key and the fix, never the key or the arguments, so it is
      * the detail; configuration errors are the exception: logged, and answered without internals.
@@ -222,7 +147,16 @@ final class Problems {
                 null);
     }
 
-    private static Response problem(int status, String slug, String title, String detail, Duration retryAfter) {
+    /**
+     * A problem response.
+     *
+     * @param status the HTTP status
+     * @param slug the end of the {@code type} URN (after {@link #TYPE_PREFIX})
+     * @param title the short, fixed title
+     * @param detail what happened and the fix, without keys, tokens or payloads
+     * @param retryAfter the {@code Retry-After} delay, or {@code null} for none
+     */
+    public static Response problem(int status, String slug, String title, String detail, Duration retryAfter) {
         JsonObjectBuilder body = Json.createObjectBuilder()
                 .add("type", TYPE_PREFIX + slug)
                 .add("title", title)

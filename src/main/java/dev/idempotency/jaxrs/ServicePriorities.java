@@ -11,21 +11,22 @@ import jakarta.ws.rs.Priorities;
  * (or none, which counts as {@code USER}) only the first is registered. With equal priorities the
  * second dynamic feature (one-time tokens) and the second feature (the exception mapper) were
  * silently dropped there. The priority of a feature class orders nothing else: the filters and the
- * mapper the features register keep the priorities they are registered with.
+ * mapper the features register keep the priorities they are registered with. Public for the
+ * one-time token features ({@code dev.idempotency.tokens.http}).
  */
-final class ServicePriorities {
+public final class ServicePriorities {
 
     /** {@link IdempotencyFeature}. */
-    static final int IDEMPOTENCY_FEATURE = Priorities.USER + 4101;
+    public static final int IDEMPOTENCY_FEATURE = Priorities.USER + 4101;
 
-    /** {@link OneTimeTokenFeature}. */
-    static final int ONE_TIME_TOKEN_FEATURE = Priorities.USER + 4102;
+    /** {@link dev.idempotency.tokens.http.OneTimeTokenFeature}. */
+    public static final int ONE_TIME_TOKEN_FEATURE = Priorities.USER + 4102;
 
-    /** {@link OneTimeTokenEndpointFeature}. */
-    static final int ONE_TIME_TOKEN_ENDPOINT_FEATURE = Priorities.USER + 4103;
+    /** {@link dev.idempotency.tokens.http.OneTimeTokenEndpointFeature}. */
+    public static final int ONE_TIME_TOKEN_ENDPOINT_FEATURE = Priorities.USER + 4103;
 
     /** {@link IdempotencyExceptionFeature}. */
-    static final int EXCEPTION_FEATURE = Priorities.USER + 4104;
+    public static final int EXCEPTION_FEATURE = Priorities.USER + 4104;
 
     private ServicePriorities() {}
 }

@@ -1,4 +1,4 @@
-package dev.idempotency.jaxrs;
+package dev.idempotency.tokens.http;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.tokens.OneTimeTokens;
@@ -26,18 +26,18 @@ final class OneTimeTokenFilter implements ContainerRequestFilter {
     public void filter(ContainerRequestContext request) {
         String who = owner.of(request);
         if (who == null) {
-            request.abortWith(Problems.tokenOwnerMissing(owner.header()));
+            request.abortWith(TokenProblems.tokenOwnerMissing(owner.header()));
             return;
         }
         TokenCheck check;
         try {
             check = tokens.consume(request.getHeaderString(header), who);
         } catch (IdempotencyStoreUnavailableException e) {
-            request.abortWith(Problems.tokenStoreUnavailable());
+            request.abortWith(TokenProblems.tokenStoreUnavailable());
             return;
         }
         if (!check.accepted()) {
-            request.abortWith(Problems.tokenRefused(check, header));
+            request.abortWith(TokenProblems.tokenRefused(check, header));
         }
     }
 }

@@ -1,6 +1,7 @@
-package dev.idempotency.jaxrs;
+package dev.idempotency.tokens.http;
 
 import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.jaxrs.ServicePriorities;
 import dev.idempotency.tokens.OneTimeTokens;
 import dev.idempotency.tokens.RequiresOneTimeToken;
 import dev.idempotency.tokens.TokenSettings;

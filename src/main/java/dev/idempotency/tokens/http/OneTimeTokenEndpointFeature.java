@@ -1,5 +1,6 @@
-package dev.idempotency.jaxrs;
+package dev.idempotency.tokens.http;
 
+import dev.idempotency.jaxrs.ServicePriorities;
 import dev.idempotency.tokens.TokenSettings;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.core.Feature;

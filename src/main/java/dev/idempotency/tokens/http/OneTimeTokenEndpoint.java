@@ -1,4 +1,4 @@
-package dev.idempotency.jaxrs;
+package dev.idempotency.tokens.http;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.tokens.IssuedToken;
@@ -40,18 +40,18 @@ public class OneTimeTokenEndpoint {
     public Response issue(@Context SecurityContext security, @Context HttpHeaders headers) {
         TokenSettings settings = OneTimeTokenFeature.bean(TokenSettings.class, null);
         if (!settings.endpointEnabled()) {
-            return Problems.tokenEndpointDisabled();
+            return TokenProblems.tokenEndpointDisabled();
         }
         OneTimeTokenOwner owner = OneTimeTokenOwner.of(settings.owner());
         String who = owner.of(security, headers::getHeaderString);
         if (who == null) {
-            return Problems.tokenOwnerMissing(owner.header());
+            return TokenProblems.tokenOwnerMissing(owner.header());
         }
         IssuedToken t;
         try {
             t = OneTimeTokenFeature.bean(OneTimeTokens.class, null).issue(who, settings.ttl());
         } catch (IdempotencyStoreUnavailableException e) {
-            return Problems.tokenStoreUnavailable();
+            return TokenProblems.tokenStoreUnavailable();
         }
         CacheControl noStore = new CacheControl();
         noStore.setNoStore(true);

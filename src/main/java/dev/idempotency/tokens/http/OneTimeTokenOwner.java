@@ -1,4 +1,4 @@
-package dev.idempotency.jaxrs;
+package dev.idempotency.tokens.http;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.SecurityContext;
