@@ -102,6 +102,37 @@ class ArchitectureTest {
     }
 
     @Test
+    void everyPackageSaysWhetherItIsApiSpiOrInternal() throws IOException {
+        List<String> unmarked = new ArrayList<>();
+        List<Path> packages;
+        try (Stream<Path> dirs = Files.walk(MAIN.resolve("dev/idempotency"))) {
+            packages = dirs.filter(d -> Files.isDirectory(d) && hasJava(d))
+                    .sorted()
+                    .toList();
+        }
+        for (Path dir : packages) {
+            Path info = dir.resolve("package-info.java");
+            String first =
+                    Files.exists(info) ? Files.readString(info).replaceFirst("(?s)^\\s*/\\*\\*\\s*\\*?\\s*", "") : "";
+            if (!(first.startsWith("API") || first.startsWith("SPI") || first.startsWith("Internal"))) {
+                unmarked.add(MAIN.relativize(dir).toString());
+            }
+        }
+        assertThat(packages).hasSizeGreaterThan(15);
+        assertThat(unmarked)
+                .as("packages whose package-info.java does not start with API, SPI or Internal")
+                .isEmpty();
+    }
+
+    private static boolean hasJava(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.anyMatch(f -> f.toString().endsWith(".java") && !f.endsWith("package-info.java"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void theCheckSeesADependency() {
         // The rules above pass vacuously if references are not found at all.
         assertThat(violations("dev.idempotency.jaxrs", ref -> within(ref, "dev.idempotency.core")))

@@ -1,7 +1,7 @@
 /**
- * Metrics of guarded operations and of the store: counted once here, published through JMX always,
- * and through MicroProfile Metrics and OpenTelemetry where the server has them. {@link
- * dev.idempotency.ops.metrics.IdempotencyMetrics} and its snapshot records are API; the rest is
- * internal, with no compatibility promise.
+ * API: {@link dev.idempotency.ops.metrics.IdempotencyMetrics} and its snapshot records; the rest is
+ * internal, with no compatibility promise. Metrics of guarded operations and of the store: counted
+ * once here, published through JMX always, and through MicroProfile Metrics and OpenTelemetry where
+ * the server has them.
  */
 package dev.idempotency.ops.metrics;
