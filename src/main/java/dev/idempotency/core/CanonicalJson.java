@@ -33,7 +33,7 @@ import java.util.UUID;
  * directly; maps, collections and arrays element by element; anything else through JSON-B and then
  * canonicalised. Lists and arrays keep their order: order is part of their value.
  */
-public final class CanonicalJson {
+final class CanonicalJson {
 
     /**
      * Resolved once: every static {@code Json.createX} call looks the provider up through the

@@ -25,7 +25,7 @@ import java.nio.charset.StandardCharsets;
  *       a second run.
  * </ul>
  */
-public final class OutcomeCodec {
+final class OutcomeCodec {
 
     private static final String VALUE_PREFIX = "{\"t\":\"value\",\"v\":";
     private static final byte[] VOID = "{\"t\":\"void\"}".getBytes(StandardCharsets.UTF_8);

@@ -12,7 +12,7 @@ import java.util.Map;
  * part to the next changes the fingerprint. A repeat with the same key and a different fingerprint is
  * a different request (422).
  */
-public final class Fingerprint {
+final class Fingerprint {
 
     private Fingerprint() {}
 

@@ -17,7 +17,7 @@ import java.util.TreeSet;
  *
  * <p>Kept free of JAX-RS types so that it can be validated by the CDI extension and unit tested alone.
  */
-public final class HttpSettings {
+final class HttpSettings {
 
     /** Name of the request header that carries the client's key. */
     public static final String HEADER = "idempotency.http.header";

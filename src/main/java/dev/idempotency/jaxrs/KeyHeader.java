@@ -15,7 +15,7 @@ import java.util.List;
  * The key (without quotes and escapes) must have 1 to {@code maxLength} characters. Surrounding spaces
  * and tabs are ignored. More than one header line is an error: the request would have two keys.
  */
-public final class KeyHeader {
+final class KeyHeader {
 
     private KeyHeader() {}
 

@@ -32,8 +32,7 @@ import java.util.Set;
  * @param bodySize the original body size in bytes, or {@link #NOT_WRITTEN} when the response could
  *     not be written at all (its entity failed to serialize after the resource method returned)
  */
-public record StoredResponse(
-        int status, Map<String, List<String>> headers, byte[] body, boolean bodyStored, long bodySize) {
+record StoredResponse(int status, Map<String, List<String>> headers, byte[] body, boolean bodyStored, long bodySize) {
 
     /** {@link #bodySize()} of a response whose entity could not be written: nothing to replay. */
     public static final long NOT_WRITTEN = -1;

@@ -4,7 +4,7 @@ import dev.idempotency.IdempotencyConfigurationException;
 import java.util.Locale;
 
 /** Which transaction the JPA store writes an operation's record in ({@code idempotency.jpa.transaction}). */
-public enum TransactionMode {
+enum TransactionMode {
     /**
      * Every store call commits in a transaction of its own (a caller's transaction is suspended), so a
      * concurrent duplicate sees the IN_PROGRESS claim at once. The business transaction and the record
