@@ -2,13 +2,15 @@
 # The caller sets here (this directory), port, results (the output directory) and raw (the CSV).
 
 # Runs wrk once and appends one line to raw.csv. $1 store, $2 scenario, $3 connections, $4 round
-# (0 = warm-up, not recorded), $5 duration, $6 the script's argument.
+# (0 = warm-up, not recorded), $5 duration, $6 the script's argument; optional: $7 the path under
+# /bench/api (default: plain for the scenario plain, else guarded), $8 the wrk script (default:
+# <scenario>.lua).
 run_wrk() {
-  local store="$1" scenario="$2" c="$3" round="$4" d="$5" arg="$6" path=guarded threads=2
-  [ "$scenario" = plain ] && path=plain
+  local store="$1" scenario="$2" c="$3" round="$4" d="$5" arg="$6" path="${7:-guarded}" lua="${8:-$2.lua}" threads=2
+  [ -z "${7:-}" ] && [ "$scenario" = plain ] && path=plain
   [ "$c" -lt 2 ] && threads=1
   local out="$results/wrk-$store-$scenario-c$c-r$round.txt"
-  wrk -t"$threads" -c"$c" -d"$d" --timeout 5s --latency -s "$here/$scenario.lua" \
+  wrk -t"$threads" -c"$c" -d"$d" --timeout 5s --latency -s "$here/$lua" \
     "http://127.0.0.1:$port/bench/api/$path" -- "$arg" >"$out" 2>&1
   [ "$round" = 0 ] && return 0
   python3 - "$out" "$store" "$scenario" "$c" "$round" >>"$raw" <<'PY'
