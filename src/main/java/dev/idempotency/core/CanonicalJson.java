@@ -68,6 +68,76 @@ final class CanonicalJson {
     }
 
     /**
+     * How {@link #ofArguments} writes one argument, chosen once from the parameter's declared type:
+     * a final type whose text is known skips the search through {@link #append}'s cases.
+     */
+    enum ArgumentWriter {
+        /** {@code String}. */
+        STRING,
+        /** {@code long}, {@code int}, {@code short}, {@code byte} and their boxes. */
+        INTEGRAL,
+        /** {@code boolean} and {@code Boolean}. */
+        BOOLEAN,
+        /** Anything else: {@link #append}. */
+        ANY;
+
+        /** The writer of a parameter declared with this type. */
+        static ArgumentWriter of(Class<?> type) {
+            if (type == String.class) {
+                return STRING;
+            }
+            if (type == long.class
+                    || type == int.class
+                    || type == short.class
+                    || type == byte.class
+                    || type == Long.class
+                    || type == Integer.class
+                    || type == Short.class
+                    || type == Byte.class) {
+                return INTEGRAL;
+            }
+            return type == boolean.class || type == Boolean.class ? BOOLEAN : ANY;
+        }
+    }
+
+    /** The writers of a method's parameters, for {@link #ofArguments}. */
+    static ArgumentWriter[] writers(Class<?>[] parameterTypes) {
+        ArgumentWriter[] writers = new ArgumentWriter[parameterTypes.length];
+        for (int i = 0; i < writers.length; i++) {
+            writers[i] = ArgumentWriter.of(parameterTypes[i]);
+        }
+        return writers;
+    }
+
+    /**
+     * The canonical JSON of a call's arguments: exactly the text of {@code of(Arrays.asList(args))},
+     * each argument written as its parameter's writer says.
+     */
+    static String ofArguments(Object[] args, ArgumentWriter[] writers) {
+        if (args.length != writers.length) {
+            return of(Arrays.asList(args));
+        }
+        StringBuilder sb = new StringBuilder(64).append('[');
+        for (int i = 0; i < args.length; i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            Object v = args[i];
+            if (v == null) {
+                sb.append("null");
+                continue;
+            }
+            switch (writers[i]) {
+                case STRING -> appendString(sb, (String) v);
+                case INTEGRAL -> sb.append(((Number) v).longValue());
+                case BOOLEAN -> sb.append(((Boolean) v).booleanValue());
+                default -> append(sb, v);
+            }
+        }
+        return sb.append(']').toString();
+    }
+
+    /**
      * The text of one key value: the value itself for simple types ({@code String.valueOf}), the
      * canonical JSON otherwise.
      */

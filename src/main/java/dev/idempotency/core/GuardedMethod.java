@@ -53,6 +53,10 @@ public final class GuardedMethod {
     private final boolean joinsCallerTransaction;
     private final boolean stage;
     private final OperationEvents events;
+    /** The record keys of this operation (the interceptor's calls are not scoped). */
+    private final RecordKey.Namespace keySpace;
+    /** How each argument is written into the fingerprint's canonical JSON. */
+    private final CanonicalJson.ArgumentWriter[] writers;
 
     private GuardedMethod(
             OperationPolicy policy,
@@ -61,7 +65,8 @@ public final class GuardedMethod {
             IdempotencyEngine engine,
             Settlement fallback,
             boolean joinsCallerTransaction,
-            boolean stage) {
+            boolean stage,
+            CanonicalJson.ArgumentWriter[] writers) {
         this.policy = policy;
         this.keys = keys;
         this.outcomes = outcomes;
@@ -70,6 +75,8 @@ public final class GuardedMethod {
         this.joinsCallerTransaction = joinsCallerTransaction;
         this.stage = stage;
         this.events = engine.events(policy.name());
+        this.keySpace = RecordKey.namespace(policy.name(), "");
+        this.writers = writers;
     }
 
     /**
@@ -99,7 +106,8 @@ public final class GuardedMethod {
                 engine,
                 fallback,
                 engine.store(policy.name()).joinsCallerTransaction(policy.name()),
-                stage);
+                stage,
+                CanonicalJson.writers(method.getParameterTypes()));
     }
 
     /** The merged policy. */
@@ -162,7 +170,7 @@ public final class GuardedMethod {
             return null;
         }
         String fingerprint = fingerprint(args);
-        RecordKey recordKey = RecordKey.of(policy.name(), "", key == null ? fingerprint : key);
+        RecordKey recordKey = keySpace.key(key == null ? fingerprint : key);
         return engine.begin(policy, recordKey, fingerprint, events);
     }
 
@@ -268,7 +276,7 @@ public final class GuardedMethod {
      */
     private String fingerprint(Object[] args) {
         try {
-            return Hashing.sha256Hex(CanonicalJson.of(Arrays.asList(args)));
+            return Hashing.sha256Hex(CanonicalJson.ofArguments(args, writers));
         } catch (RuntimeException e) {
             throw new IdempotencyConfigurationException(
                     "The arguments of '" + policy.name() + "' cannot be serialized with JSON-B, which the"

@@ -3,6 +3,7 @@ package dev.idempotency.core;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 
 /** SHA-256 helpers. Every JVM has SHA-256, so failures here are bugs, not configuration. */
 public final class Hashing {
@@ -62,6 +63,22 @@ public final class Hashing {
      * lists produce the same input ("ab","c" and "a","bc" differ).
      */
     public static String sha256Hex(String... parts) {
+        return sha256Hex(lengthPrefixed(parts));
+    }
+
+    /**
+     * {@code sha256Hex(first..., last)} where {@code prefix} is {@link #lengthPrefixed} of the first
+     * parts: the same digest, without encoding the parts that do not change again.
+     */
+    static String sha256Hex(byte[] prefix, String last) {
+        byte[] encoded = last.getBytes(StandardCharsets.UTF_8);
+        byte[] input = Arrays.copyOf(prefix, prefix.length + 4 + encoded.length);
+        put(encoded, input, prefix.length);
+        return sha256Hex(input);
+    }
+
+    /** The parts, each as its UTF-8 length (4 bytes, big-endian) followed by its UTF-8 bytes. */
+    static byte[] lengthPrefixed(String... parts) {
         // One buffer and one digest call: feeding the digest byte by byte cost as much as the hashing.
         byte[][] encoded = new byte[parts.length][];
         int size = 0;
@@ -72,13 +89,18 @@ public final class Hashing {
         byte[] input = new byte[size];
         int at = 0;
         for (byte[] b : encoded) {
-            input[at++] = (byte) (b.length >>> 24);
-            input[at++] = (byte) (b.length >>> 16);
-            input[at++] = (byte) (b.length >>> 8);
-            input[at++] = (byte) b.length;
-            System.arraycopy(b, 0, input, at, b.length);
-            at += b.length;
+            at = put(b, input, at);
         }
-        return sha256Hex(input);
+        return input;
+    }
+
+    /** Writes the length of {@code b} and {@code b} at {@code at}; returns the position after them. */
+    private static int put(byte[] b, byte[] input, int at) {
+        input[at++] = (byte) (b.length >>> 24);
+        input[at++] = (byte) (b.length >>> 16);
+        input[at++] = (byte) (b.length >>> 8);
+        input[at++] = (byte) b.length;
+        System.arraycopy(b, 0, input, at, b.length);
+        return at + b.length;
     }
 }

@@ -25,6 +25,32 @@ public record RecordKey(String operation, String scope, String storeKey) {
         return new RecordKey(operation, scope, Hashing.sha256Hex(operation, scope, key));
     }
 
+    /**
+     * The keys of one operation and scope: {@link #key} gives the same record key as {@link #of}, with
+     * the operation and scope encoded once instead of on every call.
+     */
+    public static Namespace namespace(String operation, String scope) {
+        return new Namespace(operation, scope);
+    }
+
+    /** The record keys of one operation and scope; immutable and thread-safe. */
+    public static final class Namespace {
+        private final String operation;
+        private final String scope;
+        private final byte[] prefix;
+
+        private Namespace(String operation, String scope) {
+            this.operation = Objects.requireNonNull(operation, "operation");
+            this.scope = Objects.requireNonNull(scope, "scope");
+            this.prefix = Hashing.lengthPrefixed(operation, scope);
+        }
+
+        /** The record key of a client key in this namespace: {@code RecordKey.of(operation, scope, key)}. */
+        public RecordKey key(String key) {
+            return new RecordKey(operation, scope, Hashing.sha256Hex(prefix, key));
+        }
+    }
+
     /** The first 12 hex characters of the store key: enough to correlate logs, useless to an attacker. */
     public String hash() {
         return storeKey.substring(0, 12);

@@ -23,6 +23,106 @@ class CanonicalJsonTest {
         public String alpha = "a";
     }
 
+    /** Parameters of every writer, boxed and primitive, and types that go the general way. */
+    @SuppressWarnings("unused")
+    static void everyKind(
+            String s,
+            long l,
+            int i,
+            short sh,
+            byte b,
+            Long boxedLong,
+            Integer boxedInt,
+            boolean flag,
+            Boolean boxedFlag,
+            char c,
+            double d,
+            Object any,
+            CharSequence text,
+            List<String> list) {}
+
+    @Test
+    void argumentsWrittenByDeclaredTypeGiveTheSameTextAsTheGeneralWay() throws Exception {
+        Class<?>[] types = Arrays.stream(CanonicalJsonTest.class.getDeclaredMethods())
+                .filter(m -> m.getName().equals("everyKind"))
+                .findFirst()
+                .orElseThrow()
+                .getParameterTypes();
+        CanonicalJson.ArgumentWriter[] writers = CanonicalJson.writers(types);
+        assertThat(writers)
+                .containsExactly(
+                        CanonicalJson.ArgumentWriter.STRING,
+                        CanonicalJson.ArgumentWriter.INTEGRAL,
+                        CanonicalJson.ArgumentWriter.INTEGRAL,
+                        CanonicalJson.ArgumentWriter.INTEGRAL,
+                        CanonicalJson.ArgumentWriter.INTEGRAL,
+                        CanonicalJson.ArgumentWriter.INTEGRAL,
+                        CanonicalJson.ArgumentWriter.INTEGRAL,
+                        CanonicalJson.ArgumentWriter.BOOLEAN,
+                        CanonicalJson.ArgumentWriter.BOOLEAN,
+                        CanonicalJson.ArgumentWriter.ANY,
+                        CanonicalJson.ArgumentWriter.ANY,
+                        CanonicalJson.ArgumentWriter.ANY,
+                        CanonicalJson.ArgumentWriter.ANY,
+                        CanonicalJson.ArgumentWriter.ANY);
+        Object[][] calls = {
+            {
+                "a\"b\\c\n\u0001é",
+                Long.MIN_VALUE,
+                -7,
+                (short) 3,
+                (byte) -1,
+                42L,
+                null,
+                true,
+                false,
+                'x',
+                0.1,
+                4200,
+                "chars",
+                List.of("z", "a")
+            },
+            {
+                null,
+                0L,
+                0,
+                (short) 0,
+                (byte) 0,
+                null,
+                Integer.MAX_VALUE,
+                false,
+                null,
+                '"',
+                -0.0,
+                null,
+                new StringBuilder("sb"),
+                null
+            },
+            {
+                "",
+                Long.MAX_VALUE,
+                1,
+                (short) -3,
+                (byte) 127,
+                -1L,
+                -1,
+                true,
+                true,
+                '\n',
+                1e300,
+                Map.of("b", 1, "a", 2),
+                null,
+                List.of()
+            }
+        };
+        for (Object[] args : calls) {
+            assertThat(CanonicalJson.ofArguments(args, writers)).isEqualTo(CanonicalJson.of(Arrays.asList(args)));
+        }
+        assertThat(CanonicalJson.ofArguments(
+                        new Object[] {"k", 4200L}, CanonicalJson.writers(new Class<?>[] {String.class, long.class})))
+                .isEqualTo("[\"k\",4200]");
+    }
+
     @Test
     void arraysMayHoldNulls() {
         assertThat(CanonicalJson.of(new String[] {"a", null, "b"})).isEqualTo("[\"a\",null,\"b\"]");

@@ -28,6 +28,19 @@ class HashingTest {
     }
 
     @Test
+    void aNamespaceGivesTheSameKeysAsOf() {
+        RecordKey.Namespace orders = RecordKey.namespace("orders.place", "");
+        // The pinned vector above, through the namespace the interceptor uses.
+        assertThat(orders.key("[\"key-1\"]").storeKey())
+                .isEqualTo("91345c6417fa8115146988267088771990faf10532075c93030827c966da2482");
+        for (String key : new String[] {"", "k", "é-ключ-🔑", "a".repeat(300)}) {
+            assertThat(RecordKey.namespace("ops.é", "tenant-7").key(key))
+                    .isEqualTo(RecordKey.of("ops.é", "tenant-7", key));
+            assertThat(orders.key(key)).isEqualTo(RecordKey.of("orders.place", "", key));
+        }
+    }
+
+    @Test
     void recordKeysSeparateOperationsAndScopes() {
         RecordKey k = RecordKey.of("orders.place", "alice", "key-1");
         assertThat(k.storeKey()).hasSize(64).doesNotContain("key-1");

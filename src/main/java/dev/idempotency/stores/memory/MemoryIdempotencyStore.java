@@ -69,6 +69,12 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
         Instant now = clock.instant();
+        IdempotencyRecord seen = records.get(key);
+        if (seen != null && !RecordLifecycle.isClaimable(seen, now)) {
+            // A live record changes only by expiring or through its owner: report it as read, without
+            // taking the entry's lock (a replay, or a repeat while the first call runs).
+            return ClaimResult.existing(seen);
+        }
         IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
         IdempotencyRecord[] replaced = {null};
         IdempotencyRecord stored = tryClaim(key, claim, now, replaced);
