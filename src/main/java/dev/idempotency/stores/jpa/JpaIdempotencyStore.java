@@ -61,7 +61,8 @@ import javax.sql.DataSource;
  * takes part in no caller's transaction: one round trip, no BEGIN or COMMIT of its own. In the {@code
  * joined} mode the statements run on the connection of the caller's transaction; on PostgreSQL the
  * claim runs under a savepoint, so that a lock wait that times out (the duplicate of a key whose first
- * caller has not committed) fails only the claim and not the caller's whole transaction.
+ * caller has not committed) fails only the claim and not the caller's whole transaction. The savepoint,
+ * the claim and the savepoint's release go to the server as one statement: one round trip.
  *
  * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout} (a JDBC query timeout). A claim
  * whose wait times out reports the key as IN_PROGRESS, so the caller gets 409 or waits, never a server
@@ -93,6 +94,9 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private final Clock clock;
     private final int timeoutSeconds;
     private final String claimSql;
+    /** PostgreSQL's joined claim: the claim between SAVEPOINT and RELEASE SAVEPOINT, one round trip. */
+    private final String savepointedClaimSql;
+
     private final String readSql;
     private final String joinedReadSql;
     private final String takeoverSql;
@@ -117,6 +121,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 Math.min(Integer.MAX_VALUE, Math.max(1, settings.lockTimeout().toSeconds()));
         String fence = "idem_key = ? AND " + dialect.exactOwner() + " = ? AND status = ?";
         this.claimSql = dialect.claim();
+        this.savepointedClaimSql = "SAVEPOINT " + SAVEPOINT + "; " + claimSql + "; RELEASE SAVEPOINT " + SAVEPOINT;
         this.readSql = dialect.read(false);
         this.joinedReadSql = dialect.read(true);
         this.takeoverSql = "UPDATE " + TABLE + " SET status = ?, owner_token = ?, fingerprint = ?, expires_at = ?,"
@@ -229,28 +234,48 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         if (dialect != Dialect.POSTGRESQL) {
             return claimOn(c, claim, now, true);
         }
+        // One round trip: SAVEPOINT, the claim and RELEASE SAVEPOINT in one statement.
+        Found found;
+        try {
+            found = insertOrFind(c, savepointedClaimSql, claim, now);
+        } catch (SQLException | RuntimeException e) {
+            rollBackToSavepoint(c, e);
+            throw e;
+        }
+        if (found.inserted()) {
+            return ClaimResult.claimed(claim);
+        }
+        if (found.existing() != null && RecordLifecycle.isLive(found.existing(), now)) {
+            return ClaimResult.existing(found.existing());
+        }
+        // Rare: the record is not live (a takeover), or it committed after the statement's snapshot.
         execute(c, "SAVEPOINT " + SAVEPOINT);
         ClaimResult result;
         try {
             result = claimOn(c, claim, now, true);
         } catch (SQLException | RuntimeException e) {
-            try {
-                execute(c, "ROLLBACK TO SAVEPOINT " + SAVEPOINT);
-                execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
-            } catch (SQLException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            rollBackToSavepoint(c, e);
             throw e;
         }
         execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
         return result;
     }
 
+    /** After a failed statement under the claim's savepoint: undoes it, so the transaction can go on. */
+    private static void rollBackToSavepoint(Connection c, Exception failure) {
+        try {
+            execute(c, "ROLLBACK TO SAVEPOINT " + SAVEPOINT);
+            execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
+        } catch (SQLException suppressed) {
+            failure.addSuppressed(suppressed);
+        }
+    }
+
     /** The claim on one connection: insert, else read and decide, else take over; see the class description. */
     private ClaimResult claimOn(Connection c, IdempotencyRecord claim, Instant now, boolean joined)
             throws SQLException {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            Found found = insertOrFind(c, claim, now, joined);
+            Found found = insertOrFind(c, claimSql, claim, now);
             if (found.inserted()) {
                 return ClaimResult.claimed(claim);
             }
@@ -276,8 +301,12 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         static final Found UNSEEN = new Found(false, null);
     }
 
-    private Found insertOrFind(Connection c, IdempotencyRecord claim, Instant now, boolean joined) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(claimSql)) {
+    /**
+     * Runs a claim statement: {@link #claimSql}, or on PostgreSQL {@link #savepointedClaimSql}, whose
+     * one result set is that of the claim between the savepoint's two update counts.
+     */
+    private Found insertOrFind(Connection c, String sql, IdempotencyRecord claim, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             long at = now.toEpochMilli();
             ps.setString(1, claim.key());
             ps.setString(2, claim.status().name());
@@ -289,7 +318,14 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             bound(ps);
             if (dialect.returnsExisting()) {
                 ps.setString(8, claim.key());
-                try (ResultSet rs = ps.executeQuery()) {
+                boolean isResultSet = ps.execute();
+                for (int skipped = 0; !isResultSet && skipped < 2; skipped++) {
+                    isResultSet = ps.getMoreResults();
+                }
+                if (!isResultSet) {
+                    throw new SQLException("The claim statement returned no result set: " + sql);
+                }
+                try (ResultSet rs = ps.getResultSet()) {
                     if (!rs.next()) {
                         // The conflicting row committed while the statement waited for it, after the
                         // statement's snapshot: a new statement will see it.

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.core.Hashing;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.MutableClock;
+import dev.idempotency.spi.RecordStatus;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -41,6 +44,57 @@ class JpaStoreSqlTest {
     @Test
     void h2() {
         check(() -> TestDatabases.h2("sql"), "insert into idempotency_record", 2);
+    }
+
+    /**
+     * The joined mode on PostgreSQL: the claim runs under a savepoint (a failed lock wait must not abort
+     * the caller's transaction), and the savepoint, the claim and the release go as one statement, so a
+     * new key costs one round trip and its completion one more, inside the caller's transaction.
+     */
+    @Test
+    void postgresqlJoinedClaimIsOneRoundTrip() throws Exception {
+        String operation = "sql-test.joined";
+        try (HikariDataSource ds = TestDatabases.postgres(TestDatabases.TEST_SCHEMA)) {
+            TestDatabases.Recording recording = new TestDatabases.Recording(ds);
+            TestDatabases.Joined joined = TestDatabases.joined(
+                    recording.dataSource,
+                    new MutableClock(),
+                    Map.of(JpaStoreSettings.TRANSACTION + "." + operation, "joined"));
+            try {
+                IdempotencyStore store = joined.store().forOperation(operation);
+                String key = Hashing.sha256Hex("sql-test-joined-" + System.nanoTime());
+                recording.take();
+
+                joined.tx().begin();
+                assertThat(store.claim(key, "owner-1", "fp", Duration.ofMinutes(1))
+                                .claimed())
+                        .isTrue();
+                List<String> claim = lower(recording.take());
+                assertThat(claim).as("SQL of a joined claim of a new key").hasSize(1);
+                assertThat(claim.get(0))
+                        .startsWith("savepoint idempotency_claim;")
+                        .contains("on conflict (idem_key) do nothing")
+                        .endsWith("; release savepoint idempotency_claim");
+                assertThat(store.complete(key, "owner-1", "done".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1)))
+                        .isTrue();
+                assertOneFencedStatement(recording.take(), "update", "joined complete");
+                joined.tx().commit();
+                recording.take();
+
+                joined.tx().begin();
+                ClaimResult replay = store.claim(key, "owner-2", "fp", Duration.ofMinutes(1));
+                List<String> replaySql = lower(recording.take());
+                joined.tx().commit();
+                assertThat(replay.claimed()).isFalse();
+                assertThat(replay.record().status()).isEqualTo(RecordStatus.COMPLETED);
+                assertThat(new String(replay.record().outcome(), StandardCharsets.UTF_8))
+                        .isEqualTo("done");
+                assertThat(replaySql).as("SQL of a joined replay").hasSize(1);
+                assertThat(replaySql.get(0)).startsWith("savepoint idempotency_claim;");
+            } finally {
+                joined.close();
+            }
+        }
     }
 
     private static void check(Supplier<HikariDataSource> db, String expectedInsert, int duplicateStatements) {
