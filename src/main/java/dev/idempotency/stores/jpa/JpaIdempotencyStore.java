@@ -94,12 +94,6 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private final Clock clock;
     private final int timeoutSeconds;
     private final String claimSql;
-    /**
-     * The separate mode's claim: on PostgreSQL {@code SET LOCAL lock_timeout} and the claim in one
-     * statement, which bounds its lock waits on the server; elsewhere {@link #claimSql}, bounded by a
-     * JDBC query timeout.
-     */
-    private final String separateClaimSql;
     /** PostgreSQL's joined claim: the claim between SAVEPOINT and RELEASE SAVEPOINT, one round trip. */
     private final String savepointedClaimSql;
 
@@ -127,12 +121,6 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 Math.min(Integer.MAX_VALUE, Math.max(1, settings.lockTimeout().toSeconds()));
         String fence = "idem_key = ? AND " + dialect.exactOwner() + " = ? AND status = ?";
         this.claimSql = dialect.claim();
-        this.separateClaimSql = dialect == Dialect.POSTGRESQL
-                ? "SET LOCAL lock_timeout = "
-                        + Math.min(
-                                Integer.MAX_VALUE,
-                                Math.max(1, settings.lockTimeout().toMillis())) + "; " + claimSql
-                : claimSql;
         this.savepointedClaimSql = "SAVEPOINT " + SAVEPOINT + "; " + claimSql + "; RELEASE SAVEPOINT " + SAVEPOINT;
         this.readSql = dialect.read(false);
         this.joinedReadSql = dialect.read(true);
@@ -287,7 +275,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private ClaimResult claimOn(Connection c, IdempotencyRecord claim, Instant now, boolean joined)
             throws SQLException {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            Found found = insertOrFind(c, joined ? claimSql : separateClaimSql, claim, now);
+            Found found = insertOrFind(c, claimSql, claim, now);
             if (found.inserted()) {
                 return ClaimResult.claimed(claim);
             }
@@ -314,9 +302,8 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Runs a claim statement: {@link #claimSql}, or on PostgreSQL {@link #separateClaimSql} or {@link
-     * #savepointedClaimSql}, whose one result set is the claim's, after the update count of the {@code
-     * SET} or {@code SAVEPOINT} before it.
+     * Runs a claim statement: {@link #claimSql}, or on PostgreSQL {@link #savepointedClaimSql}, whose
+     * one result set is that of the claim between the savepoint's two update counts.
      */
     private Found insertOrFind(Connection c, String sql, IdempotencyRecord claim, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -328,11 +315,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             ps.setLong(5, claim.expiresAt().toEpochMilli());
             ps.setLong(6, at);
             ps.setLong(7, at);
-            if (sql != separateClaimSql || separateClaimSql == claimSql) {
-                // A JDBC query timeout costs a timer task per statement (and, in the PostgreSQL driver, a
-                // wake-up of its timer thread): only where the statement does not bound itself.
-                bound(ps);
-            }
+            bound(ps);
             if (dialect.returnsExisting()) {
                 ps.setString(8, claim.key());
                 boolean isResultSet = ps.execute();
