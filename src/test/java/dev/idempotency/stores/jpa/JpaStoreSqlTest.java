@@ -9,7 +9,11 @@ import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.MutableClock;
 import dev.idempotency.spi.RecordStatus;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,6 +48,62 @@ class JpaStoreSqlTest {
     @Test
     void h2() {
         check(() -> TestDatabases.h2("sql"), "insert into idempotency_record", 2);
+    }
+
+    /**
+     * PostgreSQL's claim is one statement that inserts, or else returns the existing row; the lookup
+     * branch is guarded by a one-time filter on the insert, so a new key does not look itself up (an
+     * index probe per new key that the floor does not pay). EXPLAIN ANALYZE of the store's own
+     * statement shows it: the lookup is never executed for a new key, and executed for a duplicate.
+     */
+    @Test
+    void postgresqlNewKeyClaimDoesNotRunItsLookup() throws Exception {
+        try (HikariDataSource ds = TestDatabases.postgres(TestDatabases.TEST_SCHEMA)) {
+            TestDatabases.store(ds, new MutableClock(), Map.of()).close();
+            String key = Hashing.sha256Hex("sql-test-plan-" + System.nanoTime());
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try {
+                    String newKey = lookupLine(explainClaim(c, key));
+                    String duplicate = lookupLine(explainClaim(c, key));
+                    assertThat(newKey).as("the lookup of a new key's claim").contains("never executed");
+                    assertThat(duplicate)
+                            .as("the lookup of a duplicate's claim")
+                            .doesNotContain("never executed")
+                            .contains("rows=1");
+                } finally {
+                    c.rollback();
+                }
+            }
+        }
+    }
+
+    private static List<String> explainClaim(Connection c, String key) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF) " + Dialect.POSTGRESQL.claim())) {
+            ps.setString(1, key);
+            ps.setString(2, "IN_PROGRESS");
+            ps.setString(3, "owner-1");
+            ps.setString(4, "fp");
+            ps.setLong(5, System.currentTimeMillis() + 60_000);
+            ps.setLong(6, System.currentTimeMillis());
+            ps.setLong(7, System.currentTimeMillis());
+            ps.setString(8, key);
+            List<String> plan = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    plan.add(rs.getString(1));
+                }
+            }
+            return plan;
+        }
+    }
+
+    /** The plan line of the read of idempotency_record (the lookup branch), not the INSERT's. */
+    private static String lookupLine(List<String> plan) {
+        return plan.stream()
+                .filter(line -> line.contains("Scan") && line.contains("on idempotency_record"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no scan of idempotency_record in the plan: " + plan));
     }
 
     /**
