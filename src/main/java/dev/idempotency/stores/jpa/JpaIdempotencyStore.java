@@ -235,13 +235,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             return claimOn(c, claim, now, true);
         }
         // One round trip: SAVEPOINT, the claim and RELEASE SAVEPOINT in one statement.
-        Found found;
-        try {
-            found = insertOrFind(c, savepointedClaimSql, claim, now);
-        } catch (SQLException | RuntimeException e) {
-            rollBackToSavepoint(c, e);
-            throw e;
-        }
+        Found found = undoneOnFailure(c, () -> insertOrFind(c, savepointedClaimSql, claim, now));
         if (found.inserted()) {
             return ClaimResult.claimed(claim);
         }
@@ -250,15 +244,19 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         }
         // Rare: the record is not live (a takeover), or it committed after the statement's snapshot.
         execute(c, "SAVEPOINT " + SAVEPOINT);
-        ClaimResult result;
+        ClaimResult result = undoneOnFailure(c, () -> claimOn(c, claim, now, true));
+        execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
+        return result;
+    }
+
+    /** Runs statements under the claim's savepoint; if they fail, rolls back to it and rethrows. */
+    private static <T> T undoneOnFailure(Connection c, SqlCall<T> statements) throws SQLException {
         try {
-            result = claimOn(c, claim, now, true);
+            return statements.call();
         } catch (SQLException | RuntimeException e) {
             rollBackToSavepoint(c, e);
             throw e;
         }
-        execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
-        return result;
     }
 
     /** After a failed statement under the claim's savepoint: undoes it, so the transaction can go on. */
