@@ -30,34 +30,21 @@ build=true
 results="$here/results"
 db=bench_http
 
+# shellcheck source=common.sh
+. "$here/common.sh"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --stores) stores="$2"; shift 2 ;;
-    --conns) conns="$2"; shift 2 ;;
-    --rounds) rounds="$2"; shift 2 ;;
-    --duration) duration="$2"; shift 2 ;;
-    --warmup) warmup="$2"; shift 2 ;;
-    --port) port="$2"; shift 2 ;;
-    --results) results="$2"; shift 2 ;;
-    --db) db="$2"; shift 2 ;;
-    --no-build) build=false; shift ;;
-    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) echo "unknown option: $1" >&2; exit 2 ;;
+    --stores) stores="$2"; shift 2; continue ;;
+    --port) port="$2"; shift 2; continue ;;
+    --db) db="$2"; shift 2; continue ;;
   esac
+  shared_option "$@" || { echo "unknown option: $1" >&2; exit 2; }
+  shift "$shift_by"
 done
-
-for tool in java mvn curl wrk python3; do
-  command -v "$tool" >/dev/null || { echo "$tool is needed on the PATH" >&2; exit 1; }
-done
-
-if $build; then
-  echo "Building the library and the benchmark WAR..."
-  (cd "$root" && mvn -B -q install -DskipTests -DskipITs) && mvn -B -q -f "$here/pom.xml" package
-fi
+require_tools java mvn curl wrk python3
+build_bench
 target="$here/target"
-mkdir -p "$results"
-raw="$results/raw.csv"
-echo "store,scenario,connections,round,requests_per_s,p50_ms,p99_ms,bad_answers,socket_errors" >"$raw"
+start_raw
 
 server=""
 stop_server() {
