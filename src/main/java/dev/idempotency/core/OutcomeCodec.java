@@ -135,16 +135,11 @@ final class OutcomeCodec {
     }
 
     private static boolean isIntegralOrBoolean(Type t) {
-        return t == long.class
-                || t == Long.class
-                || t == int.class
-                || t == Integer.class
-                || t == short.class
-                || t == Short.class
-                || t == byte.class
-                || t == Byte.class
-                || t == boolean.class
-                || t == Boolean.class;
+        if (!(t instanceof Class<?> c)) {
+            return false;
+        }
+        CanonicalJson.ArgumentWriter writer = CanonicalJson.ArgumentWriter.of(c);
+        return writer == CanonicalJson.ArgumentWriter.INTEGRAL || writer == CanonicalJson.ArgumentWriter.BOOLEAN;
     }
 
     /** The stored form of a kept exception: its type and message (not its cause or stack trace). */
