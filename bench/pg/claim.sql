@@ -1,0 +1,2 @@
+\set i random(1, 20000)
+WITH inserted AS (INSERT INTO idempotency_record (idem_key, status, owner_token, fingerprint, expires_at, outcome, created_at, updated_at) VALUES (encode(sha256(:i::text::bytea),'hex'), 'IN_PROGRESS', 'x', 'y', 1, NULL, 1, 1) ON CONFLICT (idem_key) DO NOTHING RETURNING idem_key) SELECT TRUE, NULL, NULL, NULL, NULL, NULL, NULL FROM inserted UNION ALL SELECT FALSE, status, owner_token, fingerprint, expires_at, outcome, created_at FROM idempotency_record WHERE idem_key = encode(sha256(:i::text::bytea),'hex') AND NOT EXISTS (SELECT 1 FROM inserted);
