@@ -72,6 +72,18 @@ enum Dialect {
     }
 
     /**
+     * Whether the store bounds lock waits by cancelling a statement past its deadline ({@link
+     * StatementWatchdog}) instead of a query timeout: on PostgreSQL, whose driver times each statement
+     * with a shared {@code java.util.Timer} at a cost per statement, and cancels only a statement that
+     * is still executing. Not on MariaDB/MySQL, where a query timeout is a server-side limit of the
+     * statement and costs nothing, while a cancel is a {@code KILL QUERY} of whatever the connection
+     * runs at that moment.
+     */
+    boolean boundsByCancelling() {
+        return this == POSTGRESQL;
+    }
+
+    /**
      * The owner as the fence binds it, to match {@link #exactOwner()}: on Derby, which compares
      * {@code VARCHAR} values as if padded with spaces ({@code 'a ' = 'a'}), both sides get a final
      * {@code '.'}.

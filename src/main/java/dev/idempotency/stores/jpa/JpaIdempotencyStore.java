@@ -64,7 +64,8 @@ import javax.sql.DataSource;
  * caller has not committed) fails only the claim and not the caller's whole transaction. The savepoint,
  * the claim and the savepoint's release go to the server as one statement: one round trip.
  *
- * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout} (a JDBC query timeout). A claim
+ * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout}: on PostgreSQL by cancelling a
+ * statement past it ({@link StatementWatchdog}), elsewhere by a JDBC query timeout. A claim
  * whose wait times out reports the key as IN_PROGRESS, so the caller gets 409 or waits, never a server
  * error. Complete and release retry a lock timeout, a deadlock or a serialization failure for up to
  * {@link #SETTLE_RETRY}: the operation ran, and its outcome must not be lost to a passing lock. Any
@@ -93,6 +94,9 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private final JpaStoreSettings settings;
     private final Clock clock;
     private final int timeoutSeconds;
+    /** Bounds lock waits where {@link Dialect#boundsByCancelling}; {@code null} elsewhere. */
+    private final StatementWatchdog watchdog;
+
     private final String claimSql;
     /** PostgreSQL's joined claim: the claim between SAVEPOINT and RELEASE SAVEPOINT, one round trip. */
     private final String savepointedClaimSql;
@@ -107,12 +111,24 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private final String operation;
 
     JpaIdempotencyStore(Connections connections, Dialect dialect, JpaStoreSettings settings, Clock clock) {
-        this(connections, dialect, settings, clock, null);
+        this(
+                connections,
+                dialect,
+                settings,
+                clock,
+                null,
+                dialect.boundsByCancelling() ? new StatementWatchdog(settings.lockTimeout()) : null);
     }
 
     private JpaIdempotencyStore(
-            Connections connections, Dialect dialect, JpaStoreSettings settings, Clock clock, String operation) {
+            Connections connections,
+            Dialect dialect,
+            JpaStoreSettings settings,
+            Clock clock,
+            String operation,
+            StatementWatchdog watchdog) {
         this.operation = operation;
+        this.watchdog = watchdog;
         this.connections = connections;
         this.dialect = dialect;
         this.settings = settings;
@@ -191,7 +207,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     @Override
     public IdempotencyStore forOperation(String operation) {
         settings.mode(operation); // an invalid per-operation key fails now, at deployment
-        return new JpaIdempotencyStore(connections, dialect, settings, clock, operation);
+        return new JpaIdempotencyStore(connections, dialect, settings, clock, operation, watchdog);
     }
 
     @Override
@@ -313,10 +329,9 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             ps.setLong(5, claim.expiresAt().toEpochMilli());
             ps.setLong(6, at);
             ps.setLong(7, at);
-            bound(ps);
             if (dialect.returnsExisting()) {
                 ps.setString(8, claim.key());
-                boolean isResultSet = ps.execute();
+                boolean isResultSet = execute(ps);
                 for (int skipped = 0; !isResultSet && skipped < 2; skipped++) {
                     isResultSet = ps.getMoreResults();
                 }
@@ -332,7 +347,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     return rs.getBoolean(1) ? Found.INSERTED : new Found(false, record(rs, 2, claim.key()));
                 }
             }
-            if (ps.executeUpdate() == 1) {
+            if (update(ps) == 1) {
                 return Found.INSERTED;
             }
         } catch (SQLException e) {
@@ -347,8 +362,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private IdempotencyRecord read(Connection c, String key, boolean joined) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(joined ? joinedReadSql : readSql)) {
             ps.setString(1, key);
-            bound(ps);
-            try (ResultSet rs = ps.executeQuery()) {
+            try (ResultSet rs = query(ps)) {
                 return rs.next() ? record(rs, 1, key) : null;
             }
         }
@@ -371,8 +385,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             ps.setLong(6, at);
             ps.setString(7, claim.key());
             ps.setLong(8, at);
-            bound(ps);
-            return ps.executeUpdate() == 1;
+            return update(ps) == 1;
         }
     }
 
@@ -412,7 +425,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 ps.setBytes(3, done.outcome());
                 ps.setLong(4, now.toEpochMilli());
                 bindFence(ps, 5, expected);
-                return ps.executeUpdate() == 1;
+                return update(ps) == 1;
             }
         });
     }
@@ -424,7 +437,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         return settle("release", key, c -> {
             try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
                 bindFence(ps, 1, expected);
-                return ps.executeUpdate() == 1;
+                return update(ps) == 1;
             }
         });
     }
@@ -479,7 +492,6 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         ps.setString(first, expected.key());
         ps.setString(first + 1, dialect.ownerParameter(expected.owner()));
         ps.setString(first + 2, expected.status().name());
-        bound(ps);
     }
 
     /**
@@ -500,7 +512,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             return connections.separate(c -> {
                 try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
                     bindFence(ps, 1, expected);
-                    return ps.executeUpdate() == 1;
+                    return update(ps) == 1;
                 }
             });
         } catch (SQLException e) {
@@ -525,7 +537,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 try (PreparedStatement ps = c.prepareStatement(purgeSelectSql)) {
                     bindPurge(ps, 1, now, graceEnd);
                     ps.setMaxRows(max);
-                    try (ResultSet rs = ps.executeQuery()) {
+                    try (ResultSet rs = query(ps)) {
                         while (rs.next() && keys.size() < max) {
                             keys.add(rs.getString(1));
                         }
@@ -542,7 +554,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                             ps.setString(i++, k);
                         }
                         bindPurge(ps, i, now, graceEnd);
-                        deleted += ps.executeUpdate();
+                        deleted += update(ps);
                     }
                 }
                 return deleted;
@@ -561,7 +573,6 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         ps.setLong(first, now);
         ps.setString(first + 1, RecordStatus.IN_PROGRESS.name());
         ps.setLong(first + 2, graceEnd);
-        bound(ps);
     }
 
     @Override
@@ -590,7 +601,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 }
                 try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
                     bindFence(ps, 1, expectedClaim(key, "startup-probe"));
-                    if (ps.executeUpdate() != 1) {
+                    if (update(ps) != 1) {
                         throw new SQLException("the probe's claim could not be released");
                     }
                 }
@@ -626,10 +637,51 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         T call() throws SQLException;
     }
 
-    /** Bounds the statement's lock waits by the lock timeout, where that has no side effect. */
-    private void bound(Statement ps) throws SQLException {
+    /**
+     * Bounds the statement's lock waits by the lock timeout: by the {@link #watchdog} where the dialect
+     * {@linkplain Dialect#boundsByCancelling cancels}, else by a query timeout where that has no side
+     * effect. End the returned watch once the statement has executed.
+     */
+    private StatementWatchdog.Watch bound(Statement ps) throws SQLException {
+        if (watchdog != null) {
+            return watchdog.watch(ps);
+        }
         if (dialect.boundsWithQueryTimeout()) {
             ps.setQueryTimeout(timeoutSeconds);
+        }
+        return StatementWatchdog.NONE;
+    }
+
+    /** {@code ps.executeUpdate()}, its lock waits bounded. */
+    private int update(PreparedStatement ps) throws SQLException {
+        StatementWatchdog.Watch watch = bound(ps);
+        try {
+            return ps.executeUpdate();
+        } finally {
+            watch.end();
+        }
+    }
+
+    /**
+     * {@code ps.executeQuery()}, its lock waits bounded. The watch ends when the query returns: the
+     * PostgreSQL driver (the one the watchdog serves) has then read every row, as no fetch size is set.
+     */
+    private ResultSet query(PreparedStatement ps) throws SQLException {
+        StatementWatchdog.Watch watch = bound(ps);
+        try {
+            return ps.executeQuery();
+        } finally {
+            watch.end();
+        }
+    }
+
+    /** {@code ps.execute()}, its lock waits bounded; as {@link #query}, every result is read on return. */
+    private boolean execute(PreparedStatement ps) throws SQLException {
+        StatementWatchdog.Watch watch = bound(ps);
+        try {
+            return ps.execute();
+        } finally {
+            watch.end();
         }
     }
 
