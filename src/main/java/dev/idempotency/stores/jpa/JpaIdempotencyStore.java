@@ -331,7 +331,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             ps.setLong(7, at);
             if (dialect.returnsExisting()) {
                 ps.setString(8, claim.key());
-                boolean isResultSet = execute(ps);
+                boolean isResultSet = bounded(ps, ps::execute);
                 for (int skipped = 0; !isResultSet && skipped < 2; skipped++) {
                     isResultSet = ps.getMoreResults();
                 }
@@ -347,7 +347,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     return rs.getBoolean(1) ? Found.INSERTED : new Found(false, record(rs, 2, claim.key()));
                 }
             }
-            if (update(ps) == 1) {
+            if (bounded(ps, ps::executeUpdate) == 1) {
                 return Found.INSERTED;
             }
         } catch (SQLException e) {
@@ -362,7 +362,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private IdempotencyRecord read(Connection c, String key, boolean joined) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(joined ? joinedReadSql : readSql)) {
             ps.setString(1, key);
-            try (ResultSet rs = query(ps)) {
+            try (ResultSet rs = bounded(ps, ps::executeQuery)) {
                 return rs.next() ? record(rs, 1, key) : null;
             }
         }
@@ -385,7 +385,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             ps.setLong(6, at);
             ps.setString(7, claim.key());
             ps.setLong(8, at);
-            return update(ps) == 1;
+            return bounded(ps, ps::executeUpdate) == 1;
         }
     }
 
@@ -425,7 +425,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 ps.setBytes(3, done.outcome());
                 ps.setLong(4, now.toEpochMilli());
                 bindFence(ps, 5, expected);
-                return update(ps) == 1;
+                return bounded(ps, ps::executeUpdate) == 1;
             }
         });
     }
@@ -437,7 +437,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         return settle("release", key, c -> {
             try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
                 bindFence(ps, 1, expected);
-                return update(ps) == 1;
+                return bounded(ps, ps::executeUpdate) == 1;
             }
         });
     }
@@ -512,7 +512,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             return connections.separate(c -> {
                 try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
                     bindFence(ps, 1, expected);
-                    return update(ps) == 1;
+                    return bounded(ps, ps::executeUpdate) == 1;
                 }
             });
         } catch (SQLException e) {
@@ -537,7 +537,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 try (PreparedStatement ps = c.prepareStatement(purgeSelectSql)) {
                     bindPurge(ps, 1, now, graceEnd);
                     ps.setMaxRows(max);
-                    try (ResultSet rs = query(ps)) {
+                    try (ResultSet rs = bounded(ps, ps::executeQuery)) {
                         while (rs.next() && keys.size() < max) {
                             keys.add(rs.getString(1));
                         }
@@ -554,7 +554,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                             ps.setString(i++, k);
                         }
                         bindPurge(ps, i, now, graceEnd);
-                        deleted += update(ps);
+                        deleted += bounded(ps, ps::executeUpdate);
                     }
                 }
                 return deleted;
@@ -601,7 +601,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 }
                 try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
                     bindFence(ps, 1, expectedClaim(key, "startup-probe"));
-                    if (update(ps) != 1) {
+                    if (bounded(ps, ps::executeUpdate) != 1) {
                         throw new SQLException("the probe's claim could not be released");
                     }
                 }
@@ -652,34 +652,15 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         return StatementWatchdog.NONE;
     }
 
-    /** {@code ps.executeUpdate()}, its lock waits bounded. */
-    private int update(PreparedStatement ps) throws SQLException {
-        StatementWatchdog.Watch watch = bound(ps);
-        try {
-            return ps.executeUpdate();
-        } finally {
-            watch.end();
-        }
-    }
-
     /**
-     * {@code ps.executeQuery()}, its lock waits bounded. The watch ends when the query returns: the
+     * Runs one execution of {@code ps} ({@code ps::executeUpdate}, {@code ps::executeQuery}, {@code
+     * ps::execute}) with its lock waits bounded. The watch ends when the execution returns: the
      * PostgreSQL driver (the one the watchdog serves) has then read every row, as no fetch size is set.
      */
-    private ResultSet query(PreparedStatement ps) throws SQLException {
+    private <T> T bounded(Statement ps, SqlCall<T> execution) throws SQLException {
         StatementWatchdog.Watch watch = bound(ps);
         try {
-            return ps.executeQuery();
-        } finally {
-            watch.end();
-        }
-    }
-
-    /** {@code ps.execute()}, its lock waits bounded; as {@link #query}, every result is read on return. */
-    private boolean execute(PreparedStatement ps) throws SQLException {
-        StatementWatchdog.Watch watch = bound(ps);
-        try {
-            return ps.execute();
+            return execution.call();
         } finally {
             watch.end();
         }
