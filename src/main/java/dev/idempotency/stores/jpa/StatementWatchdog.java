@@ -82,6 +82,17 @@ final class StatementWatchdog {
     }
 
     private void sweepUntilIdle() {
+        try {
+            sweepLoop();
+        } catch (RuntimeException | Error e) {
+            // Let the next watch start a sweeper: with this flag left set, no thread would ever bound the
+            // statements again nor drain the queue, which would grow by one entry per statement.
+            sweeping.set(false);
+            throw e;
+        }
+    }
+
+    private void sweepLoop() {
         int idle = 0;
         while (true) {
             try {

@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -86,6 +87,46 @@ class StatementWatchdogTest {
                         .as("the sweeper exits within 10 s of the last watch (5 idle sweeps of 20 ms), round %d", round)
                         .isFalse();
             }
+        }
+    }
+
+    @Test
+    void aSweeperThatDiesLetsTheNextWatchStartAnother() throws Exception {
+        StatementWatchdog watchdog = new StatementWatchdog(Duration.ofMillis(50), SWEEP, 5);
+        // A driver whose cancel throws an Error: the sweeper's thread dies of it.
+        Statement failing = (Statement) java.lang.reflect.Proxy.newProxyInstance(
+                Statement.class.getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("cancel")) {
+                        throw new LinkageError("a driver that throws an Error from cancel");
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+        watchdog.watch(failing); // never ended: the sweeper cancels it at its deadline, and dies
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (watchdog.sweeping() && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+        }
+        assertThat(watchdog.sweeping())
+                .as("the dead sweeper cleared its flag within 10 s")
+                .isFalse();
+        // The next statement is still bounded: a new sweeper cancels it at its deadline.
+        try (HikariDataSource ds = TestDatabases.postgres(TestDatabases.TEST_SCHEMA);
+                Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT pg_sleep(10)")) {
+            long started = System.nanoTime();
+            StatementWatchdog.Watch watch = watchdog.watch(ps);
+            try {
+                assertThatThrownBy(ps::executeQuery)
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(JpaIdempotencyStore.isTimeout(e))
+                                .as("read as a lock timeout: %s", e)
+                                .isTrue());
+            } finally {
+                watch.end();
+            }
+            assertThat((System.nanoTime() - started) / 1_000_000)
+                    .as("cancelled by a new sweeper, not left to run its 10 s")
+                    .isLessThan(3_000L);
         }
     }
 }
