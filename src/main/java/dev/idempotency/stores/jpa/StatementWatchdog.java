@@ -120,7 +120,7 @@ final class StatementWatchdog {
     }
 
     /** Forgets ended watches and cancels the statements whose deadline has passed. */
-    void sweep(long now) {
+    private void sweep(long now) {
         for (Iterator<Watched> it = watched.iterator(); it.hasNext(); ) {
             Watched w = it.next();
             if (w.get()) {
