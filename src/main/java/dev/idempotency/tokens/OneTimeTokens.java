@@ -51,6 +51,9 @@ public final class OneTimeTokens {
     private static final Duration USED_MARGIN = Duration.ofMinutes(1);
 
     private static final int RANDOM_BYTES = 18;
+    /** Characters of the random part: 18 bytes in unpadded base64url. */
+    private static final int ID_LENGTH = 24;
+
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
     private final IdempotencyStore store;
@@ -181,8 +184,16 @@ public final class OneTimeTokens {
     /** The expiry embedded in a token, or empty when the text is not in this module's format. */
     static Optional<Instant> expiry(String token) {
         int dot = token.indexOf('.');
-        if (dot <= 0 || dot == token.length() - 1 || token.indexOf('.', dot + 1) >= 0 || token.length() > 64) {
+        // The random part is exactly what issue() writes: without this, any "x.y" would be read as a
+        // token that expired long ago (its tail as an old base-36 time) and answered "expired".
+        if (dot != ID_LENGTH || token.indexOf('.', dot + 1) >= 0 || token.length() > 64 || dot == token.length() - 1) {
             return Optional.empty();
+        }
+        for (int i = 0; i < dot; i++) {
+            char c = token.charAt(i);
+            if (!(Character.isLetterOrDigit(c) && c < 128) && c != '-' && c != '_') {
+                return Optional.empty();
+            }
         }
         try {
             return Optional.of(Instant.ofEpochMilli(Long.parseLong(token.substring(dot + 1), 36)));

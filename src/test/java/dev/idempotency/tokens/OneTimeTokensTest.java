@@ -53,6 +53,9 @@ class OneTimeTokensTest {
         assertThat(tokens.consume("  ", "alice")).isEqualTo(TokenCheck.MISSING);
         assertThat(tokens.consume("not-a-token", "alice")).isEqualTo(TokenCheck.UNKNOWN);
         assertThat(tokens.consume("a.b.c", "alice")).isEqualTo(TokenCheck.UNKNOWN);
+        // Two parts, but not the issued format: unknown, not "expired" (its tail read as an old expiry).
+        assertThat(tokens.consume("forged.token", "alice")).isEqualTo(TokenCheck.UNKNOWN);
+        assertThat(tokens.consume("AAAAAAAAAAAAAAAAAAAAAAA.zzzzzz", "alice")).isEqualTo(TokenCheck.UNKNOWN);
         IssuedToken t = tokens.issue("alice", TTL);
         String id = t.token().substring(0, t.token().indexOf('.'));
         // A later expiry written into a real token's text addresses no record.
