@@ -36,7 +36,7 @@ public class IdempotencyInProgressException extends IdempotencyException {
     }
 
     private static long seconds(Duration d) {
-        // Whole seconds, rounded up, as Retry-After would say.
-        return d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
+        // Whole seconds, rounded up and at least 1, as the HTTP layer's Retry-After says.
+        return Math.max(1, d.getSeconds() + (d.getNano() > 0 ? 1 : 0));
     }
 }

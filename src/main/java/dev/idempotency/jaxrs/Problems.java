@@ -13,6 +13,8 @@ import java.time.Duration;
  */
 public final class Problems {
 
+    private static final System.Logger LOG = System.getLogger(Problems.class.getName());
+
     /** The media type of every error this module sends. */
     public static final String MEDIA_TYPE = "application/problem+json";
 
@@ -68,11 +70,16 @@ public final class Problems {
                 503,
                 "store-unavailable",
                 "Idempotency store unavailable",
-                "The idempotency store could not be reached, so operation '" + operation
-                        + "' did not run; retry with the same key after the Retry-After delay. Operators: check"
-                        + " the store (idempotency.store), or set idempotency.http.fail-open=true to run"
-                        + " requests unguarded during outages.",
+                storeUnavailableDetail(operation),
                 Duration.ofSeconds(IdempotencyFilter.STORE_RETRY_AFTER_SECONDS));
+    }
+
+    /** The detail of every 503 store-unavailable: the same whether the filter or a guarded bean refused. */
+    static String storeUnavailableDetail(String operation) {
+        return "The idempotency store could not be reached, so operation '" + operation
+                + "' did not run; retry with the same key after the Retry-After delay. Operators: check"
+                + " the store (idempotency.store), or set idempotency.http.fail-open=true to run"
+                + " requests unguarded during outages.";
     }
 
     static Response notStored(String operation, int status, long size, int max) {
@@ -127,12 +134,9 @@ public final class Problems {
             return problem(400, "key-missing", "Idempotency key required", e.getMessage(), null);
         }
         if (e instanceof dev.idempotency.IdempotencyStoreUnavailableException) {
-            return problem(
-                    503,
-                    "store-unavailable",
-                    "Idempotency store unavailable",
-                    e.getMessage(),
-                    Duration.ofSeconds(IdempotencyFilter.STORE_RETRY_AFTER_SECONDS));
+            // Its message names the store's own failure (a driver's text): for the log, not the client.
+            LOG.log(System.Logger.Level.DEBUG, "{0}: answering 503: {1}", e.operation(), e.getMessage());
+            return storeUnavailable(e.operation());
         }
         if (e instanceof dev.idempotency.IdempotencyReplayException) {
             return problem(500, "outcome-not-replayable", "Stored outcome cannot be replayed", e.getMessage(), null);

@@ -296,6 +296,7 @@ abstract class OpsScenarios {
                     "api/payments/refund", "while down", KEY, UUID.randomUUID().toString());
             assertEquals(503, refused.statusCode(), refused::body);
             assertTrue(refused.body().contains("store-unavailable"), refused::body);
+            assertFalse(refused.body().contains("Exception"), "no driver text reaches the client: " + refused.body());
         } finally {
             restoreDatabase();
         }
