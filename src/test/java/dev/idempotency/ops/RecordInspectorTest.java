@@ -149,6 +149,8 @@ class RecordInspectorTest {
             HealthCheckResponse up = check.call();
             assertThat(up.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
             assertThat(up.getName()).isEqualTo(StoreReadinessCheck.NAME);
+            // The configured store's name, not a container proxy's class name.
+            assertThat(up.getData().orElseThrow().get("store")).isEqualTo("switchable");
             store.down(true);
             HealthCheckResponse down = check.call();
             assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);

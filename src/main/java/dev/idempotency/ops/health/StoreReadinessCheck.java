@@ -1,6 +1,7 @@
 package dev.idempotency.ops.health;
 
 import dev.idempotency.core.EntryPointServices;
+import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.inject.spi.CDI;
 import java.util.concurrent.TimeUnit;
@@ -35,10 +36,12 @@ public class StoreReadinessCheck implements HealthCheck {
     public HealthCheckResponse call() {
         // Looked up, not injected: a bean added by an extension may live in a bean archive that does not
         // see the library's beans (Payara), while CDI.current() is the application's container.
-        IdempotencyStore store =
-                CDI.current().select(EntryPointServices.class).get().engine().store();
-        HealthCheckResponseBuilder b = HealthCheckResponse.named(NAME)
-                .withData("store", store.getClass().getName());
+        EntryPointServices runtime =
+                CDI.current().select(EntryPointServices.class).get();
+        IdempotencyStore store = runtime.engine().store();
+        // The configured name (memory, jpa, redis, ...), not the class: that is a container proxy's.
+        HealthCheckResponseBuilder b =
+                HealthCheckResponse.named(NAME).withData("store", new GlobalSettings(runtime.settings()).store());
         long started = System.nanoTime();
         try {
             store.read(PROBE_KEY);
