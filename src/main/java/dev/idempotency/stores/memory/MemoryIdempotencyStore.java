@@ -210,6 +210,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
                 return existing;
             }
             done[0] = true;
+            forget(existing);
             return null;
         });
         return done[0];
@@ -226,12 +227,24 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
             // remove(key, value) deletes only the record we looked at: if a claim replaced it
             // meanwhile, the new live record stays.
             IdempotencyRecord r = e.getValue();
-            if (RecordLifecycle.isClaimable(r, now) && records.remove(e.getKey(), r)) {
+            if (isPurgeable(r, now) && records.remove(e.getKey(), r)) {
                 forget(r);
                 deleted++;
             }
         }
         return deleted;
+    }
+
+    /**
+     * A COMPLETED record past its ttl, or an IN_PROGRESS claim past its lease and the claim grace: an
+     * owner that overran its lease without a competitor can still store its outcome, so a repeat
+     * replays it rather than running again. A claim may take the key over as soon as the lease ends.
+     */
+    private boolean isPurgeable(IdempotencyRecord r, Instant now) {
+        if (r.status() == dev.idempotency.spi.RecordStatus.IN_PROGRESS) {
+            return !r.expiresAt().plus(limits.claimGrace()).isAfter(now);
+        }
+        return RecordLifecycle.isClaimable(r, now);
     }
 
     private void forget(IdempotencyRecord r) {

@@ -5,25 +5,38 @@ import dev.idempotency.spi.ConfigLookup;
 
 /**
  * How much the memory store holds at most: records, and estimated heap bytes (each record counts
- * 400 bytes, as measured in docs/benchmarks.md, plus its stored outcome).
+ * 400 bytes, as measured in docs/benchmarks.md, plus its stored outcome); and how long an IN_PROGRESS
+ * claim outlives its lease before the purge deletes it, as on the other stores.
  *
  * @param maxEntries records held at most, live or not yet purged ({@value #MAX_ENTRIES})
  * @param maxBytes estimated heap bytes at most ({@value #MAX_BYTES})
+ * @param claimGrace how long the purge keeps an IN_PROGRESS claim after its lease ended, so that an owner
+ *     that ran past its lease without a competitor still stores its outcome ({@value #CLAIM_GRACE})
  */
-public record MemoryStoreLimits(long maxEntries, long maxBytes) {
+public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Duration claimGrace) {
 
     /** Config key: records held at most. */
     public static final String MAX_ENTRIES = "idempotency.memory.max-entries";
     /** Config key: estimated heap bytes at most. */
     public static final String MAX_BYTES = "idempotency.memory.max-bytes";
+    /** Config key: how long an IN_PROGRESS claim outlives its lease before the purge. */
+    public static final String CLAIM_GRACE = "idempotency.memory.claim-grace";
 
     /** Default of {@link #MAX_ENTRIES}: 100,000 records, about 40 MB of small outcomes. */
     public static final long DEFAULT_MAX_ENTRIES = 100_000;
     /** Default of {@link #MAX_BYTES}: 64 MiB, so that large stored responses cannot fill a small heap. */
     public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
 
+    /** Default of the claim grace: how long an IN_PROGRESS claim outlives its lease before the purge. */
+    public static final java.time.Duration DEFAULT_CLAIM_GRACE = java.time.Duration.ofHours(1);
+
     /** The defaults. */
     public static final MemoryStoreLimits DEFAULT = new MemoryStoreLimits(DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES);
+
+    /** Limits with the default claim grace. */
+    public MemoryStoreLimits(long maxEntries, long maxBytes) {
+        this(maxEntries, maxBytes, DEFAULT_CLAIM_GRACE);
+    }
 
     /** Checks the limits. */
     public MemoryStoreLimits {
@@ -35,6 +48,10 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes) {
             throw new IdempotencyConfigurationException("Config key '" + MAX_BYTES + "' is " + maxBytes
                     + "; set it to a positive number of bytes such as " + DEFAULT_MAX_BYTES + ".");
         }
+        if (claimGrace == null || claimGrace.isNegative() || claimGrace.isZero()) {
+            throw new IdempotencyConfigurationException("Config key '" + CLAIM_GRACE + "' is " + claimGrace
+                    + "; set it to a positive ISO-8601 duration such as PT1H.");
+        }
     }
 
     /**
@@ -44,7 +61,13 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes) {
      */
     public static MemoryStoreLimits from(ConfigLookup settings) {
         return new MemoryStoreLimits(
-                number(settings, MAX_ENTRIES, DEFAULT_MAX_ENTRIES), number(settings, MAX_BYTES, DEFAULT_MAX_BYTES));
+                number(settings, MAX_ENTRIES, DEFAULT_MAX_ENTRIES),
+                number(settings, MAX_BYTES, DEFAULT_MAX_BYTES),
+                settings.get(CLAIM_GRACE)
+                        .map(String::trim)
+                        .filter(v -> !v.isEmpty())
+                        .map(v -> ConfigLookup.duration(CLAIM_GRACE, v))
+                        .orElse(DEFAULT_CLAIM_GRACE));
     }
 
     private static long number(ConfigLookup settings, String key, long fallback) {

@@ -178,5 +178,11 @@ class MemoryStoreLimitsTest {
         assertThatThrownBy(() -> MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.MAX_BYTES, "0"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining(MemoryStoreLimits.MAX_BYTES);
+        assertThat(MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.CLAIM_GRACE, "PT10M")))
+                        .claimGrace())
+                .isEqualTo(java.time.Duration.ofMinutes(10));
+        assertThatThrownBy(() -> MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.CLAIM_GRACE, "soon"))))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining(MemoryStoreLimits.CLAIM_GRACE);
     }
 }
