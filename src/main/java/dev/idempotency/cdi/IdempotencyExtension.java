@@ -159,6 +159,7 @@ public class IdempotencyExtension implements Extension {
                 global::purgeInterval,
                 global::purgeBatchSize,
                 global::retryAfter,
+                global::waitLimits,
                 global::workInterceptorPriority,
                 () -> MemoryStoreLimits.from(settings))) {
             try {

@@ -87,7 +87,8 @@ public class IdempotencyRuntime implements EntryPointServices {
         settings = MicroProfileSettings.current();
         policies = new PolicyResolver(settings);
         GlobalSettings global = new GlobalSettings(settings);
-        engine = new IdempotencyEngine(selectStore(global.store()), global.retryAfter(), observer());
+        engine = new IdempotencyEngine(
+                selectStore(global.store()), global.retryAfter(), observer(), global.waitLimits());
         settlement = TransactionSettlement.lookup(global.transactionRegistry());
         if (extension != null && extension.isResolvable()) {
             // A plan that cannot be built (an invalid per-operation store setting) fails the deployment here.

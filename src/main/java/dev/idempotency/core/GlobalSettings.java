@@ -24,6 +24,10 @@ public final class GlobalSettings {
     public static final String PURGE_BATCH_SIZE = "idempotency.purge.batch-size";
     /** The retry hint given to a call refused because the same key is in progress. */
     public static final String RETRY_AFTER = "idempotency.retry-after";
+    /** Config key: calls waiting ({@code onInProgress = WAIT}) for running calls on this node at most. */
+    public static final String WAIT_MAX_TOTAL = "idempotency.wait.max-total";
+    /** Config key: calls waiting for one key's running call at most. */
+    public static final String WAIT_MAX_PER_KEY = "idempotency.wait.max-per-key";
     /** JNDI name of the JTA {@code TransactionSynchronizationRegistry}. */
     public static final String TRANSACTION_REGISTRY = "idempotency.transaction-registry";
 
@@ -97,6 +101,34 @@ public final class GlobalSettings {
     }
 
     /** The retry hint for in-progress refusals. */
+    /**
+     * The bounds on waiting duplicates ({@link #WAIT_MAX_TOTAL}, {@link #WAIT_MAX_PER_KEY}).
+     *
+     * @throws IdempotencyConfigurationException a value is not a positive whole number
+     */
+    public WaitLimits waitLimits() {
+        return new WaitLimits(
+                positive(WAIT_MAX_TOTAL, WaitLimits.DEFAULT.maxTotal()),
+                positive(WAIT_MAX_PER_KEY, WaitLimits.DEFAULT.maxPerKey()));
+    }
+
+    private int positive(String key, int fallback) {
+        String text = settings.get(key).map(String::trim).orElse("");
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(text);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below, with the key and the fix
+        }
+        throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + text
+                + "'; set it to a positive whole number such as " + fallback + ".");
+    }
+
     public Duration retryAfter() {
         return settings.get(RETRY_AFTER)
                 .map(v -> ConfigLookup.duration(RETRY_AFTER, v))

@@ -42,6 +42,7 @@ public final class IdempotencyEngine {
     private final boolean timed;
     private final String tokenPrefix;
     private final AtomicLong tokenCounter = new AtomicLong();
+    private final WaitLimits.Waiters waiters;
 
     /** @param store where records live */
     public IdempotencyEngine(IdempotencyStore store) {
@@ -71,6 +72,18 @@ public final class IdempotencyEngine {
      * @param observer receives every decision and store call (metrics)
      */
     public IdempotencyEngine(IdempotencyStore store, Duration retryAfter, IdempotencyObserver observer) {
+        this(store, retryAfter, observer, WaitLimits.DEFAULT);
+    }
+
+    /**
+     * @param store where records live
+     * @param retryAfter the retry hint of an in-progress refusal ({@code idempotency.retry-after})
+     * @param observer receives every decision and store call (metrics)
+     * @param waitLimits how many calls may wait for running calls ({@code idempotency.wait.*})
+     */
+    public IdempotencyEngine(
+            IdempotencyStore store, Duration retryAfter, IdempotencyObserver observer, WaitLimits waitLimits) {
+        this.waiters = waitLimits.waiters();
         this.store = Objects.requireNonNull(store, "store");
         this.retryAfter = Objects.requireNonNull(retryAfter, "retryAfter");
         this.observer = Objects.requireNonNull(observer, "observer");
@@ -142,50 +155,68 @@ public final class IdempotencyEngine {
     public Admission begin(OperationPolicy policy, RecordKey key, String fingerprint, OperationEvents events) {
         String owner = tokenPrefix + Long.toString(tokenCounter.incrementAndGet(), 36);
         long waitStarted = 0;
+        boolean waiting = false;
         long pause = FIRST_PAUSE_NANOS;
-        while (true) {
-            ClaimResult result;
-            try {
-                result = claim(policy, key, owner, fingerprint);
-            } catch (IdempotencyStoreUnavailableException e) {
-                events.storeUnavailable();
-                throw e;
+        try {
+            while (true) {
+                ClaimResult result;
+                try {
+                    result = claim(policy, key, owner, fingerprint);
+                } catch (IdempotencyStoreUnavailableException e) {
+                    events.storeUnavailable();
+                    throw e;
+                }
+                IdempotencyRecord record = result.record();
+                if (result.claimed()) {
+                    boolean tookOver = RecordLifecycle.isTakeover(result.replaced());
+                    events.executed(tookOver);
+                    return new Admission.Owned(key, owner, policy, tookOver, events);
+                }
+                if (!record.fingerprint().equals(fingerprint)) {
+                    LOG.log(Level.DEBUG, "{0}: key reused with different arguments", key);
+                    events.mismatched();
+                    throw new IdempotencyKeyMismatchException(policy.name(), key.hash());
+                }
+                if (record.status() == RecordStatus.COMPLETED) {
+                    LOG.log(Level.DEBUG, "{0}: replaying the stored outcome", key);
+                    events.replayed();
+                    return new Admission.Replay(key, record.outcome());
+                }
+                Duration retryAfter = retryAfter(record);
+                if (policy.onInProgress() == InProgressPolicy.REJECT) {
+                    LOG.log(Level.DEBUG, "{0}: rejected, another call is in progress", key);
+                    events.refusedInProgress();
+                    throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
+                }
+                long now = System.nanoTime();
+                if (!waiting) {
+                    if (!waiters.enter(key.storeKey())) {
+                        LOG.log(Level.DEBUG, "{0}: refused, too many calls already wait for running calls", key);
+                        events.refusedInProgress();
+                        throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
+                    }
+                    waiting = true;
+                    waitStarted = now;
+                }
+                long left = policy.lease().toNanos() - (now - waitStarted);
+                if (left <= 0) {
+                    LOG.log(Level.DEBUG, "{0}: waited the whole lease, the running call did not finish", key);
+                    events.refusedInProgress();
+                    throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
+                }
+                pauseFor(Math.min(pause, left), policy, key, retryAfter, events);
+                pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
             }
-            IdempotencyRecord record = result.record();
-            if (result.claimed()) {
-                boolean tookOver = RecordLifecycle.isTakeover(result.replaced());
-                events.executed(tookOver);
-                return new Admission.Owned(key, owner, policy, tookOver, events);
+        } finally {
+            if (waiting) {
+                waiters.leave(key.storeKey());
             }
-            if (!record.fingerprint().equals(fingerprint)) {
-                LOG.log(Level.DEBUG, "{0}: key reused with different arguments", key);
-                events.mismatched();
-                throw new IdempotencyKeyMismatchException(policy.name(), key.hash());
-            }
-            if (record.status() == RecordStatus.COMPLETED) {
-                LOG.log(Level.DEBUG, "{0}: replaying the stored outcome", key);
-                events.replayed();
-                return new Admission.Replay(key, record.outcome());
-            }
-            Duration retryAfter = retryAfter(record);
-            if (policy.onInProgress() == InProgressPolicy.REJECT) {
-                LOG.log(Level.DEBUG, "{0}: rejected, another call is in progress", key);
-                events.refusedInProgress();
-                throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
-            }
-            long now = System.nanoTime();
-            if (waitStarted == 0) {
-                waitStarted = now;
-            }
-            long left = policy.lease().toNanos() - (now - waitStarted);
-            if (left <= 0) {
-                LOG.log(Level.DEBUG, "{0}: waited the whole lease, the running call did not finish", key);
-                events.refusedInProgress();
-                throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
-            }
-            pauseFor(Math.min(pause, left), policy, key, retryAfter, events);
-            pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
         }
+    }
+
+    /** How many calls wait ({@code onInProgress = WAIT}) for running calls now. */
+    int waiting() {
+        return waiters.waiting();
     }
 
     /**

@@ -114,6 +114,55 @@ class IdempotencyEngineTest {
     }
 
     @Test
+    void waitingDuplicatesAreBoundedPerKeyAndInTotal() throws Exception {
+        IdempotencyEngine bounded =
+                new IdempotencyEngine(store, Duration.ofSeconds(1), IdempotencyObserver.NONE, new WaitLimits(3, 2));
+        OperationPolicy wait = policy(InProgressPolicy.WAIT, Duration.ofSeconds(20));
+        RecordKey a = RecordKey.of("op", "", "wait-a");
+        RecordKey b = RecordKey.of("op", "", "wait-b");
+        Admission.Owned ownerA = (Admission.Owned) bounded.begin(wait, a, "fp");
+        Admission.Owned ownerB = (Admission.Owned) bounded.begin(wait, b, "fp");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try {
+            java.util.List<CompletableFuture<Admission>> onA = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                onA.add(CompletableFuture.supplyAsync(() -> bounded.begin(wait, a, "fp"), pool));
+            }
+            // Two wait for key a; the third is over the per-key bound and refused at once, not after the lease.
+            CompletableFuture<Object> refusedOnA = CompletableFuture.anyOf(onA.toArray(new CompletableFuture<?>[0]));
+            assertThatThrownBy(() -> refusedOnA.get(5, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(IdempotencyInProgressException.class);
+            CompletableFuture<Admission> firstOnB =
+                    CompletableFuture.supplyAsync(() -> bounded.begin(wait, b, "fp"), pool);
+            awaitWaiting(bounded, 3);
+            // Three wait in total: a fourth, on key b, is over the total bound.
+            assertThatThrownBy(() -> bounded.begin(wait, b, "fp")).isInstanceOf(IdempotencyInProgressException.class);
+            bounded.complete(ownerA, new byte[] {1});
+            bounded.complete(ownerB, new byte[] {2});
+            long replays = onA.stream()
+                    .filter(f -> !f.isCompletedExceptionally())
+                    .map(f -> f.join())
+                    .filter(r -> r instanceof Admission.Replay)
+                    .count();
+            assertThat(replays).as("the two admitted waiters on key a replay").isEqualTo(2);
+            assertThat(firstOnB.get(5, TimeUnit.SECONDS)).isInstanceOf(Admission.Replay.class);
+            assertThat(bounded.waiting()).as("every waiter counted out").isZero();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void awaitWaiting(IdempotencyEngine engine, int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (engine.waiting() != expected) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("expected " + expected + " waiting calls within 5 s, saw " + engine.waiting());
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
     void waitGivesUpAfterTheLease() {
         OperationPolicy wait = policy(InProgressPolicy.WAIT, Duration.ofMillis(300));
         engine.begin(policy(InProgressPolicy.REJECT, Duration.ofMinutes(1)), KEY, "fp");
