@@ -6,6 +6,7 @@ import dev.idempotency.lock.ClusterLocks;
 import dev.idempotency.messaging.FailedMessage;
 import dev.idempotency.messaging.MessageDeduplicator;
 import dev.idempotency.messaging.MessageSettings;
+import dev.idempotency.tokens.IssueBudget;
 import dev.idempotency.tokens.OneTimeTokens;
 import dev.idempotency.tokens.TokenSettings;
 import jakarta.annotation.PostConstruct;
@@ -31,6 +32,7 @@ public class ToolkitProducer {
 
     private TokenSettings tokenSettings;
     private OneTimeTokens tokens;
+    private IssueBudget issueBudget;
     private MessageDeduplicator messages;
     private ClusterLocks locks;
     private SnowflakeIds ids;
@@ -39,6 +41,7 @@ public class ToolkitProducer {
     void init() {
         tokenSettings = TokenSettings.from(runtime.settings());
         tokens = new OneTimeTokens(runtime.engine().store(), Clock.systemUTC());
+        issueBudget = tokenSettings.issueBudget();
         messages = new MessageDeduplicator(
                 runtime.engine().store(), MessageSettings.from(runtime.settings()), failedMessages::fire);
         locks = new ClusterLocks(runtime.engine().store());
@@ -55,6 +58,12 @@ public class ToolkitProducer {
     @Produces
     public OneTimeTokens tokens() {
         return tokens;
+    }
+
+    /** The token endpoint's bounds on issued tokens, shared by all its requests on this node. */
+    @Produces
+    public IssueBudget issueBudget() {
+        return issueBudget;
     }
 
     /** Message deduplication on the configured store. */

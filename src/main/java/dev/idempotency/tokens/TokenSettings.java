@@ -20,6 +20,16 @@ public final class TokenSettings {
     /** Who a token issued over HTTP belongs to: {@code principal}, {@code none} or {@code header:<Name>}. */
     public static final String OWNER = "idempotency.tokens.owner";
 
+    /** Tokens the endpoint issues to one owner within one token lifetime, on one node. */
+    public static final String MAX_PER_OWNER = "idempotency.tokens.endpoint.max-per-owner";
+    /** Tokens the endpoint issues within one token lifetime on one node, to all owners together. */
+    public static final String MAX_TOTAL = "idempotency.tokens.endpoint.max-total";
+
+    /** Default of {@link #MAX_PER_OWNER}: more than one user fills in forms at once. */
+    public static final int DEFAULT_MAX_PER_OWNER = 20;
+    /** Default of {@link #MAX_TOTAL}. */
+    public static final int DEFAULT_MAX_TOTAL = 10_000;
+
     /** Default of {@link #TTL}: ten minutes, long enough to fill in a form. */
     public static final Duration DEFAULT_TTL = Duration.ofMinutes(10);
     /** Default of {@link #HEADER}. */
@@ -33,6 +43,8 @@ public final class TokenSettings {
     private final String header;
     private final boolean endpointEnabled;
     private final String owner;
+    private final int maxPerOwner;
+    private final int maxTotal;
 
     private TokenSettings(ConfigLookup s) {
         ttl = s.get(TTL).map(v -> ConfigLookup.duration(TTL, v)).orElse(DEFAULT_TTL);
@@ -60,6 +72,30 @@ public final class TokenSettings {
             throw new IdempotencyConfigurationException("Config key '" + OWNER + "' is '" + owner
                     + "'; use principal (the default), none, or header:<Header-Name> such as header:X-Session-Id.");
         }
+        maxPerOwner = positive(s, MAX_PER_OWNER, DEFAULT_MAX_PER_OWNER);
+        maxTotal = positive(s, MAX_TOTAL, DEFAULT_MAX_TOTAL);
+    }
+
+    private static int positive(ConfigLookup s, String key, int fallback) {
+        String text = s.get(key).map(String::trim).orElse("");
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(text);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below, with the key and the fix
+        }
+        throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + text
+                + "'; set it to a positive whole number such as " + fallback + ".");
+    }
+
+    /** The endpoint's bounds on issued tokens ({@link #MAX_PER_OWNER}, {@link #MAX_TOTAL}), per token lifetime. */
+    public IssueBudget issueBudget() {
+        return new IssueBudget(maxPerOwner, maxTotal, ttl, System::nanoTime);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.idempotency.tokens.http;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.tokens.IssueBudget;
 import dev.idempotency.tokens.IssuedToken;
 import dev.idempotency.tokens.OneTimeTokens;
 import dev.idempotency.tokens.TokenSettings;
@@ -46,6 +47,11 @@ public class OneTimeTokenEndpoint {
         String who = owner.of(security, headers::getHeaderString);
         if (who == null) {
             return TokenProblems.tokenOwnerMissing(owner.header());
+        }
+        java.util.Optional<java.time.Duration> full =
+                OneTimeTokenFeature.bean(IssueBudget.class, null).take(who);
+        if (full.isPresent()) {
+            return TokenProblems.tokenIssueLimited(full.get());
         }
         IssuedToken t;
         try {

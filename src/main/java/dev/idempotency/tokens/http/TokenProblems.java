@@ -55,6 +55,18 @@ final class TokenProblems {
         };
     }
 
+    /** The endpoint issued as many tokens as its bounds allow within a token's lifetime. */
+    static Response tokenIssueLimited(java.time.Duration retryAfter) {
+        return Problems.problem(
+                429,
+                "token-limit",
+                "Too many one-time tokens issued",
+                "Too many one-time tokens were issued to this caller (or to all callers) within a token's lifetime;"
+                        + " use a token already issued, or retry after the Retry-After delay. Operators: see"
+                        + " idempotency.tokens.endpoint.max-per-owner and idempotency.tokens.endpoint.max-total.",
+                retryAfter);
+    }
+
     /** The request names no token owner (the {@code idempotency.tokens.owner} header is missing). */
     static Response tokenOwnerMissing(String header) {
         return Problems.problem(

@@ -159,6 +159,18 @@ class ToolkitIT {
                         .statusCode());
     }
 
+    /** The endpoint issues at most 20 tokens (the default bound) to one owner within a token's lifetime. */
+    @Test
+    void theTokenEndpointBoundsTheTokensOneOwnerGets() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            token("flood");
+        }
+        HttpResponse<String> refused = send("POST", "idempotency/tokens", "X-Session", "flood");
+        assertProblem(refused, 429, "token-limit");
+        assertTrue(refused.headers().firstValue("Retry-After").isPresent(), refused.headers()::toString);
+        token("not-the-flood");
+    }
+
     /** 16 concurrent requests carry one token, 20 times over: exactly one order per token. */
     @Test
     void concurrentRequestsWithOneTokenPlaceOneOrder() throws Exception {
