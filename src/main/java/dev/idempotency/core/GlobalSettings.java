@@ -100,7 +100,6 @@ public final class GlobalSettings {
         return Math.max(DEFAULT_WORK_INTERCEPTOR_PRIORITY, guard + 1);
     }
 
-    /** The retry hint for in-progress refusals. */
     /**
      * The bounds on waiting duplicates ({@link #WAIT_MAX_TOTAL}, {@link #WAIT_MAX_PER_KEY}).
      *
@@ -129,6 +128,7 @@ public final class GlobalSettings {
                 + "'; set it to a positive whole number such as " + fallback + ".");
     }
 
+    /** The retry hint for in-progress refusals. */
     public Duration retryAfter() {
         return settings.get(RETRY_AFTER)
                 .map(v -> ConfigLookup.duration(RETRY_AFTER, v))
