@@ -46,7 +46,7 @@ import org.jgroups.protocols.raft.RaftHeader;
  * <p>Only the follower's handling of an append changes; the wire format, the protocol id and every
  * other path are {@code RAFT}'s, so members with and without this class interoperate.
  */
-public class VerifyingRaft extends RAFT {
+public final class VerifyingRaft extends RAFT {
 
     private static final Field LEADER = field("leader");
     private static final Field PREV_INDEX = field("prev_log_index");
