@@ -1,5 +1,6 @@
 package dev.idempotency.core;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyReplayException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -24,6 +25,9 @@ import java.nio.charset.StandardCharsets;
  *       serialized: the call completed, so repeats get {@link IdempotencyReplayException} rather than
  *       a second run.
  * </ul>
+ *
+ * <p>A method whose return type (or stage value type) JSON-B cannot read back is refused when the codec
+ * is built ({@link ReadBack}).
  */
 final class OutcomeCodec {
 
@@ -51,6 +55,27 @@ final class OutcomeCodec {
         this.returnType = valueType;
         this.isVoid = valueType == void.class || valueType == Void.class;
         this.integralOrBoolean = isIntegralOrBoolean(returnType);
+        refuseWhatCannotReplay(method, valueType);
+    }
+
+    /**
+     * Refuses a method whose result could be stored but not handed back as it was: the first call would
+     * run, and every repeat would fail.
+     *
+     * @throws IdempotencyConfigurationException naming the method, the type, the reason and the fix
+     */
+    private void refuseWhatCannotReplay(Method method, Type valueType) {
+        if (!isVoid) {
+            ReadBack.Problem p = ReadBack.problem(valueType);
+            if (p != null) {
+                String what = valueType == method.getGenericReturnType()
+                        ? "its return type " + ReadBack.typeName(valueType)
+                        : "the value type " + ReadBack.typeName(valueType) + " of its returned stage";
+                throw new IdempotencyConfigurationException("@Idempotent on " + PolicyResolver.describe(method)
+                        + " cannot replay its result: a repeat hands back the stored result as " + what + ", but "
+                        + p.describe() + ".");
+            }
+        }
     }
 
     /** The stored form of a returned value. */
@@ -64,11 +89,7 @@ final class OutcomeCodec {
         }
         String json;
         try {
-            // A method declared to return Object is written with the value's own type: JSON-B writes any
-            // value as {} when told its type is Object.
-            json = value == null
-                    ? "null"
-                    : CanonicalJson.jsonb().toJson(value, returnType == Object.class ? value.getClass() : returnType);
+            json = value == null ? "null" : CanonicalJson.jsonb().toJson(value, returnType);
         } catch (RuntimeException e) {
             JsonObjectBuilder b = CanonicalJson.JSON
                     .createObjectBuilder()
@@ -168,11 +189,13 @@ final class OutcomeCodec {
                 return null;
             }
             Object simple = readSimple(json);
-            return simple != null ? simple : CanonicalJson.jsonb().fromJson(json, returnType);
+            return simple != null ? simple : read(json, key);
         }
         JsonObject o;
         try (JsonReader r = CanonicalJson.JSON.createReader(new ByteArrayInputStream(stored))) {
             o = r.readObject();
+        } catch (RuntimeException e) {
+            throw unreadable("it is not the JSON this library writes", key, e);
         }
         String kind = o.getString("t", "");
         switch (kind) {
@@ -183,10 +206,10 @@ final class OutcomeCodec {
                 if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
                     return null;
                 }
-                return CanonicalJson.jsonb().fromJson(v.toString(), returnType);
+                return read(v.toString(), key);
             }
             case "exception":
-                throw rebuild(o.getString("type"), o.getString("message", null), key);
+                throw rebuild(o, key);
             case "unreplayable":
                 throw new IdempotencyReplayException(
                         key.operation(),
@@ -205,8 +228,36 @@ final class OutcomeCodec {
         }
     }
 
-    private Exception rebuild(String type, String message, RecordKey key) {
-        Throwable t = instantiate(type, message);
+    /** The stored value read back as the declared type. */
+    private Object read(String json, RecordKey key) {
+        try {
+            return CanonicalJson.jsonb().fromJson(json, returnType);
+        } catch (RuntimeException e) {
+            throw unreadable("JSON-B cannot read it back as " + ReadBack.typeName(returnType), key, e);
+        }
+    }
+
+    private IdempotencyReplayException unreadable(String why, RecordKey key, RuntimeException cause) {
+        return new IdempotencyReplayException(
+                key.operation(),
+                key.hash(),
+                "Operation '" + key.operation() + "' completed for key #" + key.hash() + ", but its stored outcome"
+                        + " cannot be handed back: " + why + " (did the type change since it was stored?); the"
+                        + " operation is not run again. Make the type read the stored form, or delete the record"
+                        + " to let the key run again. Cause: " + cause,
+                cause);
+    }
+
+    private Exception rebuild(JsonObject stored, RecordKey key) {
+        String type = stored.getString("type");
+        String message = stored.getString("message", null);
+        Throwable t;
+        try {
+            Class<?> c = Class.forName(type, false, method.getDeclaringClass().getClassLoader());
+            t = Throwable.class.isAssignableFrom(c) ? legacy(c, message) : null;
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            t = null;
+        }
         if (t instanceof Error e) {
             throw e;
         }
@@ -222,21 +273,13 @@ final class OutcomeCodec {
                         + " has no public (String) or no-argument constructor here.");
     }
 
-    private Throwable instantiate(String type, String message) {
+    private static Throwable legacy(Class<?> c, String message) throws ReflectiveOperationException {
         try {
-            Class<?> c = Class.forName(type, false, method.getDeclaringClass().getClassLoader());
-            if (!Throwable.class.isAssignableFrom(c)) {
-                return null;
-            }
-            try {
-                Constructor<?> withMessage = c.getConstructor(String.class);
-                return (Throwable) withMessage.newInstance(message);
-            } catch (NoSuchMethodException e) {
-                Constructor<?> plain = c.getConstructor();
-                return (Throwable) plain.newInstance();
-            }
-        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-            return null;
+            Constructor<?> withMessage = c.getConstructor(String.class);
+            return (Throwable) withMessage.newInstance(message);
+        } catch (NoSuchMethodException e) {
+            Constructor<?> plain = c.getConstructor();
+            return (Throwable) plain.newInstance();
         }
     }
 }
