@@ -20,14 +20,17 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code {"t":"value","v":<JSON-B of the value>}}, read back with the method's generic return
  *       type, so a {@code List<Dto>} comes back as a {@code List<Dto>};
  *   <li>{@code {"t":"void"}} for void methods;
- *   <li>{@code {"t":"exception","type":"com.example.Declined","message":"..."}};
+ *   <li>{@code {"t":"exception","type":"com.example.Declined","message":"...","fields":{"code":"05"}}}
+ *       with the fields of {@link KeptException}, or {@code "unkept":"<why>"} instead of {@code
+ *       "fields"} when one cannot be kept (a repeat then gets {@link IdempotencyReplayException}).
+ *       Records written without either are rebuilt from type and message alone;
  *   <li>{@code {"t":"unreplayable","type":"...","reason":"..."}} when the value could not be
  *       serialized: the call completed, so repeats get {@link IdempotencyReplayException} rather than
  *       a second run.
  * </ul>
  *
- * <p>A method whose return type (or stage value type) JSON-B cannot read back is refused when the codec
- * is built ({@link ReadBack}).
+ * <p>A method whose return type (or stage value type) JSON-B cannot read back, or whose declared
+ * exceptions cannot be kept with their fields, is refused when the codec is built ({@link ReadBack}).
  */
 final class OutcomeCodec {
 
@@ -59,8 +62,8 @@ final class OutcomeCodec {
     }
 
     /**
-     * Refuses a method whose result could be stored but not handed back as it was: the first call would
-     * run, and every repeat would fail.
+     * Refuses a method whose result, or one of whose declared exceptions, could be stored but not handed
+     * back as it was: the first call would run, and every repeat would fail.
      *
      * @throws IdempotencyConfigurationException naming the method, the type, the reason and the fix
      */
@@ -74,6 +77,14 @@ final class OutcomeCodec {
                 throw new IdempotencyConfigurationException("@Idempotent on " + PolicyResolver.describe(method)
                         + " cannot replay its result: a repeat hands back the stored result as " + what + ", but "
                         + p.describe() + ".");
+            }
+        }
+        for (Class<?> thrown : method.getExceptionTypes()) {
+            String unkept = KeptException.of(thrown).unkept();
+            if (unkept != null) {
+                throw new IdempotencyConfigurationException("@Idempotent on " + PolicyResolver.describe(method)
+                        + " cannot replay its declared exception " + thrown.getName() + " with its state: " + unkept
+                        + ".");
             }
         }
     }
@@ -163,7 +174,10 @@ final class OutcomeCodec {
         return writer == CanonicalJson.ArgumentWriter.INTEGRAL || writer == CanonicalJson.ArgumentWriter.BOOLEAN;
     }
 
-    /** The stored form of a kept exception: its type and message (not its cause or stack trace). */
+    /**
+     * The stored form of a kept exception: its type, message and own fields ({@link KeptException}), not
+     * its cause, stack trace or suppressed exceptions.
+     */
     public byte[] exception(Throwable t) {
         JsonObjectBuilder b = CanonicalJson.JSON
                 .createObjectBuilder()
@@ -172,6 +186,7 @@ final class OutcomeCodec {
         if (t.getMessage() != null) {
             b.add("message", t.getMessage());
         }
+        KeptException.of(t.getClass()).write(t, b);
         return b.build().toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -251,12 +266,36 @@ final class OutcomeCodec {
     private Exception rebuild(JsonObject stored, RecordKey key) {
         String type = stored.getString("type");
         String message = stored.getString("message", null);
+        String kept = type + (message == null ? "" : ": " + message);
+        String unkept = stored.getString("unkept", null);
+        if (unkept != null) {
+            return new IdempotencyReplayException(
+                    key.operation(),
+                    key.hash(),
+                    "Operation '" + key.operation() + "' failed for key #" + key.hash() + " with " + kept
+                            + "; that exception is replayed as this one because " + unkept + ".");
+        }
         Throwable t;
+        String why;
         try {
             Class<?> c = Class.forName(type, false, method.getDeclaringClass().getClassLoader());
-            t = Throwable.class.isAssignableFrom(c) ? legacy(c, message) : null;
+            if (!Throwable.class.isAssignableFrom(c)) {
+                t = null;
+                why = type + " is not an exception here";
+            } else if (stored.containsKey("fields")) {
+                KeptException shape = KeptException.of(c);
+                t = shape.rebuild(message, stored.getJsonObject("fields"));
+                why = "none of " + shape.triedConstructors()
+                        + " rebuilds it with the same message; give it a constructor that takes the message, or a"
+                        + " no-argument constructor";
+            } else {
+                // Written before exceptions were kept with their fields: rebuilt from the message alone.
+                t = legacy(c, message);
+                why = type + " has no public (String) or no-argument constructor here";
+            }
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             t = null;
+            why = type + " cannot be rebuilt here (" + e + ")";
         }
         if (t instanceof Error e) {
             throw e;
@@ -267,10 +306,8 @@ final class OutcomeCodec {
         return new IdempotencyReplayException(
                 key.operation(),
                 key.hash(),
-                "Operation '" + key.operation() + "' failed for key #" + key.hash() + " with " + type
-                        + (message == null ? "" : ": " + message)
-                        + "; that exception is replayed as this one because " + type
-                        + " has no public (String) or no-argument constructor here.");
+                "Operation '" + key.operation() + "' failed for key #" + key.hash() + " with " + kept
+                        + "; that exception is replayed as this one because " + why + ".");
     }
 
     private static Throwable legacy(Class<?> c, String message) throws ReflectiveOperationException {

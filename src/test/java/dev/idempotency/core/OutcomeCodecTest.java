@@ -2,6 +2,7 @@ package dev.idempotency.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyReplayException;
@@ -382,5 +383,186 @@ class OutcomeCodecTest {
                 .hasCauseInstanceOf(RuntimeException.class);
         byte[] garbled = "{\"t\":\"value\",\"v\":[".getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> o.replay(garbled, KEY)).isExactlyInstanceOf(IdempotencyReplayException.class);
+    }
+
+    // --- kept exceptions replay with their own state ----------------------------------------------------
+
+    /** Keeps a code, with a fixed message: its (String) constructor does not take the message. */
+    public static class CardDeclined extends Exception {
+        private final String code;
+
+        public CardDeclined(String code) {
+            super("card declined");
+            this.code = code;
+        }
+
+        public String code() {
+            return code;
+        }
+    }
+
+    public enum Reason {
+        LIMIT,
+        FRAUD
+    }
+
+    /** Several kinds of field, and a superclass of its own with a field. */
+    public static class Refused extends Declined {
+        private final int attempts;
+        private final Reason reason;
+        private final BigDecimal amount;
+        private transient Object notKept = new Object();
+
+        public Refused(String message, String account, int attempts, Reason reason, BigDecimal amount) {
+            super(message, account);
+            this.attempts = attempts;
+            this.reason = reason;
+            this.amount = amount;
+        }
+
+        public Refused(String message) {
+            this(message, null, 0, null, null);
+        }
+    }
+
+    public static class Declined extends RuntimeException {
+        final String account;
+
+        Declined(String message, String account) {
+            super(message);
+            this.account = account;
+        }
+    }
+
+    /** Only a no-argument constructor, which sets its message itself. */
+    public static class Throttled extends Exception {
+        private long retryAfterMillis;
+
+        public Throttled() {
+            super("throttled");
+        }
+
+        public Throttled(long retryAfterMillis) {
+            this();
+            this.retryAfterMillis = retryAfterMillis;
+        }
+    }
+
+    /** A field of a type JSON-B cannot read back. */
+    public static class Vague extends Exception {
+        private final Object detail;
+
+        public Vague(String message, Object detail) {
+            super(message);
+            this.detail = detail;
+        }
+    }
+
+    interface Throwing {
+        int decline() throws CardDeclined;
+
+        int vague() throws Vague;
+    }
+
+    private static OutcomeCodec throwing(String name) throws NoSuchMethodException {
+        return new OutcomeCodec(Throwing.class.getMethod(name));
+    }
+
+    @Test
+    void aKeptExceptionComesBackWithItsOwnFieldsNotRebuiltFromTheMessageAlone() throws Exception {
+        OutcomeCodec o = throwing("decline");
+        byte[] stored = o.exception(new CardDeclined("05-51"));
+        assertThatThrownBy(() -> o.replay(stored, KEY))
+                .isExactlyInstanceOf(CardDeclined.class)
+                .hasMessage("card declined")
+                .satisfies(e -> assertThat(((CardDeclined) e).code()).isEqualTo("05-51"));
+    }
+
+    @Test
+    void everyKindOfFieldAndInheritedFieldsComeBack() throws Exception {
+        OutcomeCodec o = throwing("decline");
+        Refused first = new Refused("refused", "acc-9", 3, Reason.FRAUD, new BigDecimal("12.30"));
+        Throwable replayed = catchThrowable(() -> o.replay(o.exception(first), KEY));
+        assertThat(replayed).isExactlyInstanceOf(Refused.class).hasMessage("refused");
+        assertThat(replayed)
+                .usingRecursiveComparison()
+                .comparingOnlyFields("account", "attempts", "reason", "amount")
+                .isEqualTo(first);
+        Throwable throttled = catchThrowable(() -> o.replay(o.exception(new Throttled(1500)), KEY));
+        assertThat(throttled).isExactlyInstanceOf(Throttled.class).hasMessage("throttled");
+        assertThat(((Throttled) throttled).retryAfterMillis).isEqualTo(1500);
+    }
+
+    @Test
+    void theStoredFormOfAKeptExceptionIsPinned() throws Exception {
+        OutcomeCodec o = throwing("decline");
+        assertThat(new String(o.exception(new CardDeclined("05-51")), StandardCharsets.UTF_8))
+                .isEqualTo("{\"t\":\"exception\",\"type\":\"" + CardDeclined.class.getName()
+                        + "\",\"message\":\"card declined\",\"fields\":{\"code\":\"05-51\"}}");
+        assertThat(new String(o.exception(new IOException("disk")), StandardCharsets.UTF_8))
+                .isEqualTo("{\"t\":\"exception\",\"type\":\"java.io.IOException\",\"message\":\"disk\",\"fields\":{}}");
+    }
+
+    @Test
+    void anExceptionStoredInTheOlderFormStillReplaysFromItsTypeAndMessage() throws Exception {
+        OutcomeCodec o = throwing("decline");
+        byte[] old = ("{\"t\":\"exception\",\"type\":\"java.io.IOException\",\"message\":\"disk\"}")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> o.replay(old, KEY))
+                .isExactlyInstanceOf(IOException.class)
+                .hasMessage("disk");
+    }
+
+    @Test
+    void aDeclaredExceptionWithAFieldThatCannotBeKeptIsRefusedWhenPlanning() {
+        assertThatThrownBy(() -> throwing("vague"))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining(Throwing.class.getName() + "#vague")
+                .hasMessageContaining(Vague.class.getName())
+                .hasMessageContaining("Vague.detail")
+                .hasMessageContaining("transient");
+    }
+
+    /** Unchecked, so never declared: its field's type is found out only when it is thrown. */
+    public static class Loose extends RuntimeException {
+        public final transient String note = "not kept";
+        private Object detail;
+
+        public Loose(String message) {
+            super(message);
+        }
+
+        public Loose(String message, Object detail) {
+            super(message);
+            this.detail = detail;
+        }
+    }
+
+    @Test
+    void anUndeclaredExceptionWithAFieldThatCannotBeKeptReplaysAsAReplayExceptionSayingWhy() throws Exception {
+        OutcomeCodec o = outcomes("count");
+        byte[] stored = o.exception(new Loose("lost", List.of("x")));
+        assertThatThrownBy(() -> o.replay(stored, KEY))
+                .isExactlyInstanceOf(IdempotencyReplayException.class)
+                .hasMessageContaining(Loose.class.getName() + ": lost")
+                .hasMessageContaining("Loose.detail")
+                .hasMessageContaining("transient");
+    }
+
+    @Test
+    void anExceptionWhoseMessageNoConstructorReproducesIsAReplayException() throws Exception {
+        OutcomeCodec o = outcomes("count");
+        byte[] stored = o.exception(new Prefixed("05"));
+        assertThatThrownBy(() -> o.replay(stored, KEY))
+                .isExactlyInstanceOf(IdempotencyReplayException.class)
+                .hasMessageContaining("declined 05")
+                .hasMessageContaining("Prefixed(String)");
+    }
+
+    /** Its (String) constructor builds the message from its argument: it cannot take the message back. */
+    public static class Prefixed extends RuntimeException {
+        public Prefixed(String code) {
+            super("declined " + code);
+        }
     }
 }
