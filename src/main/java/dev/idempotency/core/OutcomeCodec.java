@@ -62,8 +62,8 @@ final class OutcomeCodec {
     }
 
     /**
-     * Refuses a method whose result, or one of whose declared exceptions, could be stored but not handed
-     * back as it was: the first call would run, and every repeat would fail.
+     * Refuses a method whose result, or one of whose declared checked exceptions (kept by default), could
+     * be stored but not handed back as it was: the first call would run, and every repeat would fail.
      *
      * @throws IdempotencyConfigurationException naming the method, the type, the reason and the fix
      */
@@ -80,6 +80,9 @@ final class OutcomeCodec {
             }
         }
         for (Class<?> thrown : method.getExceptionTypes()) {
+            if (RuntimeException.class.isAssignableFrom(thrown) || Error.class.isAssignableFrom(thrown)) {
+                continue; // kept only when its transaction committed: checked when that happens, not refused here
+            }
             String unkept = KeptException.of(thrown).unkept();
             if (unkept != null) {
                 throw new IdempotencyConfigurationException("@Idempotent on " + PolicyResolver.describe(method)

@@ -132,7 +132,8 @@ final class ReadBack {
             + " no-argument constructor and setters (or public fields), or mark a constructor or static factory"
             + " @JsonbCreator";
     private static final String CONCRETE_FIX =
-            "declare the concrete type the method returns, or annotate the type @JsonbTypeInfo naming its subtypes";
+            "declare the concrete type the method returns (a JSON-P JsonObject for free-form JSON), or annotate the"
+                    + " type @JsonbTypeInfo naming its subtypes";
 
     /** Nesting deeper than this is not followed (a generic type that grows with each step). */
     private static final int MAX_DEPTH = 32;

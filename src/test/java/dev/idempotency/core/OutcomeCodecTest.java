@@ -462,6 +462,8 @@ class OutcomeCodecTest {
         int decline() throws CardDeclined;
 
         int vague() throws Vague;
+
+        int loose() throws Loose;
     }
 
     private static OutcomeCodec throwing(String name) throws NoSuchMethodException {
@@ -523,7 +525,7 @@ class OutcomeCodecTest {
                 .hasMessageContaining("transient");
     }
 
-    /** Unchecked, so never declared: its field's type is found out only when it is thrown. */
+    /** Unchecked, so kept only when its transaction committed: not refused when planning, even declared. */
     public static class Loose extends RuntimeException {
         public final transient String note = "not kept";
         private Object detail;
@@ -539,8 +541,8 @@ class OutcomeCodecTest {
     }
 
     @Test
-    void anUndeclaredExceptionWithAFieldThatCannotBeKeptReplaysAsAReplayExceptionSayingWhy() throws Exception {
-        OutcomeCodec o = outcomes("count");
+    void anUncheckedExceptionWithAFieldThatCannotBeKeptReplaysAsAReplayExceptionSayingWhy() throws Exception {
+        OutcomeCodec o = throwing("loose");
         byte[] stored = o.exception(new Loose("lost", List.of("x")));
         assertThatThrownBy(() -> o.replay(stored, KEY))
                 .isExactlyInstanceOf(IdempotencyReplayException.class)
