@@ -5,6 +5,7 @@ import dev.idempotency.Idempotent;
 import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
+import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
@@ -174,8 +175,14 @@ public class IdempotencyExtension implements Extension {
         for (Guarded g : guarded) {
             try {
                 Idempotent annotation = effectiveAnnotation(g.method(), g.beanClass());
-                if (annotation != null) {
-                    GuardedMethod.plan(g.method(), policies.resolve(g.method(), annotation), probe);
+                if (annotation == null) {
+                    continue;
+                }
+                OperationPolicy policy = policies.resolve(g.method(), annotation);
+                // Only the methods the interceptor serves are planned: a resource method's outcome is its HTTP
+                // response, stored by the JAX-RS filter, so its return type (a Response) is never replayed.
+                if (intercepted.contains(g)) {
+                    GuardedMethod.plan(g.method(), policy, probe);
                 }
             } catch (IdempotencyConfigurationException ex) {
                 adv.addDeploymentProblem(ex);

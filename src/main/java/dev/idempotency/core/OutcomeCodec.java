@@ -1,5 +1,6 @@
 package dev.idempotency.core;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyReplayException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -19,11 +20,17 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code {"t":"value","v":<JSON-B of the value>}}, read back with the method's generic return
  *       type, so a {@code List<Dto>} comes back as a {@code List<Dto>};
  *   <li>{@code {"t":"void"}} for void methods;
- *   <li>{@code {"t":"exception","type":"com.example.Declined","message":"..."}};
+ *   <li>{@code {"t":"exception","type":"com.example.Declined","message":"...","fields":{"code":"05"}}}
+ *       with the fields of {@link KeptException}, or {@code "unkept":"<why>"} instead of {@code
+ *       "fields"} when one cannot be kept (a repeat then gets {@link IdempotencyReplayException}).
+ *       Records written without either are rebuilt from type and message alone;
  *   <li>{@code {"t":"unreplayable","type":"...","reason":"..."}} when the value could not be
  *       serialized: the call completed, so repeats get {@link IdempotencyReplayException} rather than
  *       a second run.
  * </ul>
+ *
+ * <p>A method whose return type (or stage value type) JSON-B cannot read back, or whose declared
+ * exceptions cannot be kept with their fields, is refused when the codec is built ({@link ReadBack}).
  */
 final class OutcomeCodec {
 
@@ -51,6 +58,38 @@ final class OutcomeCodec {
         this.returnType = valueType;
         this.isVoid = valueType == void.class || valueType == Void.class;
         this.integralOrBoolean = isIntegralOrBoolean(returnType);
+        refuseWhatCannotReplay(method, valueType);
+    }
+
+    /**
+     * Refuses a method whose result, or one of whose declared checked exceptions (kept by default), could
+     * be stored but not handed back as it was: the first call would run, and every repeat would fail.
+     *
+     * @throws IdempotencyConfigurationException naming the method, the type, the reason and the fix
+     */
+    private void refuseWhatCannotReplay(Method method, Type valueType) {
+        if (!isVoid) {
+            ReadBack.Problem p = ReadBack.problem(valueType);
+            if (p != null) {
+                String what = valueType == method.getGenericReturnType()
+                        ? "its return type " + ReadBack.typeName(valueType)
+                        : "the value type " + ReadBack.typeName(valueType) + " of its returned stage";
+                throw new IdempotencyConfigurationException("@Idempotent on " + PolicyResolver.describe(method)
+                        + " cannot replay its result: a repeat hands back the stored result as " + what + ", but "
+                        + p.describe() + ".");
+            }
+        }
+        for (Class<?> thrown : method.getExceptionTypes()) {
+            if (RuntimeException.class.isAssignableFrom(thrown) || Error.class.isAssignableFrom(thrown)) {
+                continue; // kept only when its transaction committed: checked when that happens, not refused here
+            }
+            String unkept = KeptException.of(thrown).unkept();
+            if (unkept != null) {
+                throw new IdempotencyConfigurationException("@Idempotent on " + PolicyResolver.describe(method)
+                        + " cannot replay its declared exception " + thrown.getName() + " with its state: " + unkept
+                        + ".");
+            }
+        }
     }
 
     /** The stored form of a returned value. */
@@ -64,11 +103,7 @@ final class OutcomeCodec {
         }
         String json;
         try {
-            // A method declared to return Object is written with the value's own type: JSON-B writes any
-            // value as {} when told its type is Object.
-            json = value == null
-                    ? "null"
-                    : CanonicalJson.jsonb().toJson(value, returnType == Object.class ? value.getClass() : returnType);
+            json = value == null ? "null" : CanonicalJson.jsonb().toJson(value, returnType);
         } catch (RuntimeException e) {
             JsonObjectBuilder b = CanonicalJson.JSON
                     .createObjectBuilder()
@@ -142,7 +177,10 @@ final class OutcomeCodec {
         return writer == CanonicalJson.ArgumentWriter.INTEGRAL || writer == CanonicalJson.ArgumentWriter.BOOLEAN;
     }
 
-    /** The stored form of a kept exception: its type and message (not its cause or stack trace). */
+    /**
+     * The stored form of a kept exception: its type, message and own fields ({@link KeptException}), not
+     * its cause, stack trace or suppressed exceptions.
+     */
     public byte[] exception(Throwable t) {
         JsonObjectBuilder b = CanonicalJson.JSON
                 .createObjectBuilder()
@@ -151,6 +189,7 @@ final class OutcomeCodec {
         if (t.getMessage() != null) {
             b.add("message", t.getMessage());
         }
+        KeptException.of(t.getClass()).write(t, b);
         return b.build().toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -168,11 +207,13 @@ final class OutcomeCodec {
                 return null;
             }
             Object simple = readSimple(json);
-            return simple != null ? simple : CanonicalJson.jsonb().fromJson(json, returnType);
+            return simple != null ? simple : read(json, key);
         }
         JsonObject o;
         try (JsonReader r = CanonicalJson.JSON.createReader(new ByteArrayInputStream(stored))) {
             o = r.readObject();
+        } catch (RuntimeException e) {
+            throw unreadable("it is not the JSON this library writes", key, e);
         }
         String kind = o.getString("t", "");
         switch (kind) {
@@ -183,10 +224,10 @@ final class OutcomeCodec {
                 if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
                     return null;
                 }
-                return CanonicalJson.jsonb().fromJson(v.toString(), returnType);
+                return read(v.toString(), key);
             }
             case "exception":
-                throw rebuild(o.getString("type"), o.getString("message", null), key);
+                throw rebuild(o, key);
             case "unreplayable":
                 throw new IdempotencyReplayException(
                         key.operation(),
@@ -205,8 +246,60 @@ final class OutcomeCodec {
         }
     }
 
-    private Exception rebuild(String type, String message, RecordKey key) {
-        Throwable t = instantiate(type, message);
+    /** The stored value read back as the declared type. */
+    private Object read(String json, RecordKey key) {
+        try {
+            return CanonicalJson.jsonb().fromJson(json, returnType);
+        } catch (RuntimeException e) {
+            throw unreadable("JSON-B cannot read it back as " + ReadBack.typeName(returnType), key, e);
+        }
+    }
+
+    private IdempotencyReplayException unreadable(String why, RecordKey key, RuntimeException cause) {
+        return new IdempotencyReplayException(
+                key.operation(),
+                key.hash(),
+                "Operation '" + key.operation() + "' completed for key #" + key.hash() + ", but its stored outcome"
+                        + " cannot be handed back: " + why + " (did the type change since it was stored?); the"
+                        + " operation is not run again. Make the type read the stored form, or delete the record"
+                        + " to let the key run again. Cause: " + cause,
+                cause);
+    }
+
+    private Exception rebuild(JsonObject stored, RecordKey key) {
+        String type = stored.getString("type");
+        String message = stored.getString("message", null);
+        String kept = type + (message == null ? "" : ": " + message);
+        String unkept = stored.getString("unkept", null);
+        if (unkept != null) {
+            return new IdempotencyReplayException(
+                    key.operation(),
+                    key.hash(),
+                    "Operation '" + key.operation() + "' failed for key #" + key.hash() + " with " + kept
+                            + "; that exception is replayed as this one because " + unkept + ".");
+        }
+        Throwable t;
+        String why;
+        try {
+            Class<?> c = Class.forName(type, false, method.getDeclaringClass().getClassLoader());
+            if (!Throwable.class.isAssignableFrom(c)) {
+                t = null;
+                why = type + " is not an exception here";
+            } else if (stored.containsKey("fields")) {
+                KeptException shape = KeptException.of(c);
+                t = shape.rebuild(message, stored.getJsonObject("fields"));
+                why = "none of " + shape.triedConstructors()
+                        + " rebuilds it with the same message; give it a constructor that takes the message, or a"
+                        + " no-argument constructor";
+            } else {
+                // Written before exceptions were kept with their fields: rebuilt from the message alone.
+                t = legacy(c, message);
+                why = type + " has no public (String) or no-argument constructor here";
+            }
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            t = null;
+            why = type + " cannot be rebuilt here (" + e + ")";
+        }
         if (t instanceof Error e) {
             throw e;
         }
@@ -216,27 +309,17 @@ final class OutcomeCodec {
         return new IdempotencyReplayException(
                 key.operation(),
                 key.hash(),
-                "Operation '" + key.operation() + "' failed for key #" + key.hash() + " with " + type
-                        + (message == null ? "" : ": " + message)
-                        + "; that exception is replayed as this one because " + type
-                        + " has no public (String) or no-argument constructor here.");
+                "Operation '" + key.operation() + "' failed for key #" + key.hash() + " with " + kept
+                        + "; that exception is replayed as this one because " + why + ".");
     }
 
-    private Throwable instantiate(String type, String message) {
+    private static Throwable legacy(Class<?> c, String message) throws ReflectiveOperationException {
         try {
-            Class<?> c = Class.forName(type, false, method.getDeclaringClass().getClassLoader());
-            if (!Throwable.class.isAssignableFrom(c)) {
-                return null;
-            }
-            try {
-                Constructor<?> withMessage = c.getConstructor(String.class);
-                return (Throwable) withMessage.newInstance(message);
-            } catch (NoSuchMethodException e) {
-                Constructor<?> plain = c.getConstructor();
-                return (Throwable) plain.newInstance();
-            }
-        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-            return null;
+            Constructor<?> withMessage = c.getConstructor(String.class);
+            return (Throwable) withMessage.newInstance(message);
+        } catch (NoSuchMethodException e) {
+            Constructor<?> plain = c.getConstructor();
+            return (Throwable) plain.newInstance();
         }
     }
 }

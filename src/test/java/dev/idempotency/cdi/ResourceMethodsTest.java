@@ -8,7 +8,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
@@ -64,5 +67,23 @@ class ResourceMethodsTest {
         public int notify(@IdempotencyKey String key) {
             return notified.incrementAndGet();
         }
+
+        /** Its HTTP response is what the filter stores: a Response type is never read back by JSON-B. */
+        @POST
+        @Path("receipts")
+        public Response receipt(String body) {
+            return Response.ok(body).build();
+        }
+
+        @POST
+        @Path("later")
+        public CompletionStage<Response> later(String body) {
+            return CompletableFuture.completedFuture(Response.ok(body).build());
+        }
+    }
+
+    @Test
+    void resourceMethodsReturningResponsesDeployAndAreNotPlanned() {
+        assertThat(runtime.plannedOperations()).doesNotContain("orders.receipt", "orders.later");
     }
 }

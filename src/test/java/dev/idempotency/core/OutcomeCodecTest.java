@@ -2,14 +2,19 @@ package dev.idempotency.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyReplayException;
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 class OutcomeCodecTest {
@@ -65,8 +70,6 @@ class OutcomeCodecTest {
         Long boxedLong();
 
         boolean flag();
-
-        Object anything();
     }
 
     private static OutcomeCodec outcomes(String name) throws NoSuchMethodException {
@@ -203,10 +206,365 @@ class OutcomeCodecTest {
         OutcomeCodec flag = outcomes("flag");
         assertThat(flag.replay(flag.value(true), KEY)).isEqualTo(true);
         assertThat(flag.replay(flag.value(false), KEY)).isEqualTo(false);
-        // A method declared to return Object is written with the value's type (JSON-B would write {}), and
-        // read back as JSON-B reads it into Object.
-        OutcomeCodec anything = outcomes("anything");
-        Object replayed = anything.replay(anything.value("text"), KEY);
-        assertThat(replayed).isEqualTo(CanonicalJson.jsonb().fromJson("\"text\"", Object.class));
+    }
+
+    // --- results that JSON-B cannot read back are refused when planning -------------------------------
+
+    /** Getters and an all-arguments constructor only: JSON-B writes it, but cannot create it again. */
+    public static class AllArgs {
+        private final String id;
+        private final int cents;
+
+        public AllArgs(String id, int cents) {
+            this.id = id;
+            this.cents = cents;
+        }
+
+        public String getId() {
+            return id;
+        }
+
+        public int getCents() {
+            return cents;
+        }
+    }
+
+    public record Receipt(String id, BigDecimal amount, List<Line> lines) {}
+
+    /** A record with a second constructor: Yasson uses a record's only constructor, or none. */
+    public record TwoWays(String id) {
+        public TwoWays() {
+            this("none");
+        }
+    }
+
+    /** Created through a @JsonbCreator factory. */
+    public static final class Created {
+        private final String id;
+
+        private Created(String id) {
+            this.id = id;
+        }
+
+        @jakarta.json.bind.annotation.JsonbCreator
+        public static Created of(@jakarta.json.bind.annotation.JsonbProperty("id") String id) {
+            return new Created(id);
+        }
+
+        public String getId() {
+            return id;
+        }
+    }
+
+    /** A bean whose no-argument constructor is private: Yasson does not call it. */
+    public static class Hidden {
+        public String id;
+
+        private Hidden() {}
+    }
+
+    public interface Shape {
+        String name();
+    }
+
+    public abstract static class AbstractShape {
+        public String name;
+    }
+
+    /** A bean holding, deep down, an all-arguments class. */
+    public static class Holder {
+        public List<Map<String, AllArgs>> nested;
+    }
+
+    interface Results {
+        AllArgs allArgs();
+
+        Receipt receipt();
+
+        TwoWays twoWays();
+
+        Created created();
+
+        Hidden hidden();
+
+        Object anything();
+
+        Shape shape();
+
+        AbstractShape abstractShape();
+
+        Number number();
+
+        List<?> wildcards();
+
+        @SuppressWarnings("rawtypes")
+        List raw();
+
+        Holder holder();
+
+        Optional<Line> maybe();
+
+        List<Shape> shapes();
+
+        CompletionStage<AllArgs> laterAllArgs();
+
+        CompletionStage<Line> laterLine();
+    }
+
+    private static OutcomeCodec codec(String name) throws NoSuchMethodException {
+        return new OutcomeCodec(Results.class.getMethod(name));
+    }
+
+    @Test
+    void aResultWithoutAUsableConstructorIsRefusedNamingTheMethodTypeAndFix() {
+        assertThatThrownBy(() -> codec("allArgs"))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining(Results.class.getName() + "#allArgs")
+                .hasMessageContaining("AllArgs")
+                .hasMessageContaining("no no-argument constructor")
+                .hasMessageContaining("record")
+                .hasMessageContaining("@JsonbCreator");
+        assertThatThrownBy(() -> codec("hidden")).hasMessageContaining("private");
+        assertThatThrownBy(() -> codec("twoWays")).hasMessageContaining("more than one constructor");
+        assertThatThrownBy(() -> codec("holder"))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining("Holder.nested element value")
+                .hasMessageContaining("AllArgs");
+    }
+
+    @Test
+    void objectInterfacesAbstractClassesAndUndeclaredElementsAreRefused() {
+        for (String name : List.of("anything", "shape", "abstractShape", "number", "wildcards", "raw", "shapes")) {
+            assertThatThrownBy(() -> codec(name))
+                    .as(name)
+                    .isInstanceOf(IdempotencyConfigurationException.class)
+                    .hasMessageContaining(Results.class.getName() + "#" + name)
+                    .hasMessageContaining("cannot replay its result");
+        }
+        assertThatThrownBy(() -> codec("shape"))
+                .hasMessageContaining("interface")
+                .hasMessageContaining("concrete");
+    }
+
+    @Test
+    void aStageIsRefusedForItsValueType() throws Exception {
+        Method m = Results.class.getMethod("laterAllArgs");
+        Type t = ((java.lang.reflect.ParameterizedType) m.getGenericReturnType()).getActualTypeArguments()[0];
+        assertThatThrownBy(() -> new OutcomeCodec(m, t))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining("AllArgs of its returned stage");
+    }
+
+    @Test
+    void recordsCreatorsBeansOptionalsAndStagesReplayEqualValuesOfTheirTypes() throws Exception {
+        OutcomeCodec receipt = codec("receipt");
+        Receipt r = new Receipt("r-1", new BigDecimal("10.50"), List.of(new Line("a", "1.10")));
+        assertThat(receipt.replay(receipt.value(r), KEY)).isEqualTo(r);
+        OutcomeCodec created = codec("created");
+        assertThat(((Created) created.replay(created.value(Created.of("c-1")), KEY)).getId())
+                .isEqualTo("c-1");
+        OutcomeCodec maybe = codec("maybe");
+        assertThat(maybe.replay(maybe.value(Optional.of(new Line("m", "2"))), KEY))
+                .isEqualTo(Optional.of(new Line("m", "2")));
+        Method m = Results.class.getMethod("laterLine");
+        OutcomeCodec later = new OutcomeCodec(m, Line.class);
+        assertThat(later.replay(later.value(new Line("l", "3")), KEY)).isEqualTo(new Line("l", "3"));
+    }
+
+    @Test
+    void aStoredValueThatNoLongerReadsBackIsAReplayExceptionNotAProviderException() throws Exception {
+        OutcomeCodec o = outcomes("lines");
+        byte[] changed = "{\"t\":\"value\",\"v\":\"not a list\"}".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> o.replay(changed, KEY))
+                .isExactlyInstanceOf(IdempotencyReplayException.class)
+                .hasMessageContaining("'op'")
+                .hasMessageContaining("#" + KEY.hash())
+                .hasMessageContaining("not run again")
+                .hasCauseInstanceOf(RuntimeException.class);
+        byte[] garbled = "{\"t\":\"value\",\"v\":[".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> o.replay(garbled, KEY)).isExactlyInstanceOf(IdempotencyReplayException.class);
+    }
+
+    // --- kept exceptions replay with their own state ----------------------------------------------------
+
+    /** Keeps a code, with a fixed message: its (String) constructor does not take the message. */
+    public static class CardDeclined extends Exception {
+        private final String code;
+
+        public CardDeclined(String code) {
+            super("card declined");
+            this.code = code;
+        }
+
+        public String code() {
+            return code;
+        }
+    }
+
+    public enum Reason {
+        LIMIT,
+        FRAUD
+    }
+
+    /** Several kinds of field, and a superclass of its own with a field. */
+    public static class Refused extends Declined {
+        private final int attempts;
+        private final Reason reason;
+        private final BigDecimal amount;
+        private transient Object notKept = new Object();
+
+        public Refused(String message, String account, int attempts, Reason reason, BigDecimal amount) {
+            super(message, account);
+            this.attempts = attempts;
+            this.reason = reason;
+            this.amount = amount;
+        }
+
+        public Refused(String message) {
+            this(message, null, 0, null, null);
+        }
+    }
+
+    public static class Declined extends RuntimeException {
+        final String account;
+
+        Declined(String message, String account) {
+            super(message);
+            this.account = account;
+        }
+    }
+
+    /** Only a no-argument constructor, which sets its message itself. */
+    public static class Throttled extends Exception {
+        private long retryAfterMillis;
+
+        public Throttled() {
+            super("throttled");
+        }
+
+        public Throttled(long retryAfterMillis) {
+            this();
+            this.retryAfterMillis = retryAfterMillis;
+        }
+    }
+
+    /** A field of a type JSON-B cannot read back. */
+    public static class Vague extends Exception {
+        private final Object detail;
+
+        public Vague(String message, Object detail) {
+            super(message);
+            this.detail = detail;
+        }
+    }
+
+    interface Throwing {
+        int decline() throws CardDeclined;
+
+        int vague() throws Vague;
+
+        int loose() throws Loose;
+    }
+
+    private static OutcomeCodec throwing(String name) throws NoSuchMethodException {
+        return new OutcomeCodec(Throwing.class.getMethod(name));
+    }
+
+    @Test
+    void aKeptExceptionComesBackWithItsOwnFieldsNotRebuiltFromTheMessageAlone() throws Exception {
+        OutcomeCodec o = throwing("decline");
+        byte[] stored = o.exception(new CardDeclined("05-51"));
+        assertThatThrownBy(() -> o.replay(stored, KEY))
+                .isExactlyInstanceOf(CardDeclined.class)
+                .hasMessage("card declined")
+                .satisfies(e -> assertThat(((CardDeclined) e).code()).isEqualTo("05-51"));
+    }
+
+    @Test
+    void everyKindOfFieldAndInheritedFieldsComeBack() throws Exception {
+        OutcomeCodec o = throwing("decline");
+        Refused first = new Refused("refused", "acc-9", 3, Reason.FRAUD, new BigDecimal("12.30"));
+        Throwable replayed = catchThrowable(() -> o.replay(o.exception(first), KEY));
+        assertThat(replayed).isExactlyInstanceOf(Refused.class).hasMessage("refused");
+        assertThat(replayed)
+                .usingRecursiveComparison()
+                .comparingOnlyFields("account", "attempts", "reason", "amount")
+                .isEqualTo(first);
+        Throwable throttled = catchThrowable(() -> o.replay(o.exception(new Throttled(1500)), KEY));
+        assertThat(throttled).isExactlyInstanceOf(Throttled.class).hasMessage("throttled");
+        assertThat(((Throttled) throttled).retryAfterMillis).isEqualTo(1500);
+    }
+
+    @Test
+    void theStoredFormOfAKeptExceptionIsPinned() throws Exception {
+        OutcomeCodec o = throwing("decline");
+        assertThat(new String(o.exception(new CardDeclined("05-51")), StandardCharsets.UTF_8))
+                .isEqualTo("{\"t\":\"exception\",\"type\":\"" + CardDeclined.class.getName()
+                        + "\",\"message\":\"card declined\",\"fields\":{\"code\":\"05-51\"}}");
+        assertThat(new String(o.exception(new IOException("disk")), StandardCharsets.UTF_8))
+                .isEqualTo("{\"t\":\"exception\",\"type\":\"java.io.IOException\",\"message\":\"disk\",\"fields\":{}}");
+    }
+
+    @Test
+    void anExceptionStoredInTheOlderFormStillReplaysFromItsTypeAndMessage() throws Exception {
+        OutcomeCodec o = throwing("decline");
+        byte[] old = ("{\"t\":\"exception\",\"type\":\"java.io.IOException\",\"message\":\"disk\"}")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> o.replay(old, KEY))
+                .isExactlyInstanceOf(IOException.class)
+                .hasMessage("disk");
+    }
+
+    @Test
+    void aDeclaredExceptionWithAFieldThatCannotBeKeptIsRefusedWhenPlanning() {
+        assertThatThrownBy(() -> throwing("vague"))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining(Throwing.class.getName() + "#vague")
+                .hasMessageContaining(Vague.class.getName())
+                .hasMessageContaining("Vague.detail")
+                .hasMessageContaining("transient");
+    }
+
+    /** Unchecked, so kept only when its transaction committed: not refused when planning, even declared. */
+    public static class Loose extends RuntimeException {
+        public final transient String note = "not kept";
+        private Object detail;
+
+        public Loose(String message) {
+            super(message);
+        }
+
+        public Loose(String message, Object detail) {
+            super(message);
+            this.detail = detail;
+        }
+    }
+
+    @Test
+    void anUncheckedExceptionWithAFieldThatCannotBeKeptReplaysAsAReplayExceptionSayingWhy() throws Exception {
+        OutcomeCodec o = throwing("loose");
+        byte[] stored = o.exception(new Loose("lost", List.of("x")));
+        assertThatThrownBy(() -> o.replay(stored, KEY))
+                .isExactlyInstanceOf(IdempotencyReplayException.class)
+                .hasMessageContaining(Loose.class.getName() + ": lost")
+                .hasMessageContaining("Loose.detail")
+                .hasMessageContaining("transient");
+    }
+
+    @Test
+    void anExceptionWhoseMessageNoConstructorReproducesIsAReplayException() throws Exception {
+        OutcomeCodec o = outcomes("count");
+        byte[] stored = o.exception(new Prefixed("05"));
+        assertThatThrownBy(() -> o.replay(stored, KEY))
+                .isExactlyInstanceOf(IdempotencyReplayException.class)
+                .hasMessageContaining("declined 05")
+                .hasMessageContaining("Prefixed(String)");
+    }
+
+    /** Its (String) constructor builds the message from its argument: it cannot take the message back. */
+    public static class Prefixed extends RuntimeException {
+        public Prefixed(String code) {
+            super("declined " + code);
+        }
     }
 }
