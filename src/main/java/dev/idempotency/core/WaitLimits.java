@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public record WaitLimits(int maxTotal, int maxPerKey) {
 
-    /** The defaults: 64 in total, 8 per key. */
-    public static final WaitLimits DEFAULT = new WaitLimits(64, 8);
+    /** The defaults: 64 in total, 16 per key. */
+    public static final WaitLimits DEFAULT = new WaitLimits(64, 16);
 
     /** Checks the bounds. */
     public WaitLimits {

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class IdempotentInterceptorTest {
 
     @WeldSetup
-    WeldInitiator weld = WeldBoot.initiator(Map.of(), Orders.class);
+    // 24 callers race for one key below: every one of them may wait (the default bound is 16 per key).
+    WeldInitiator weld = WeldBoot.initiator(Map.of("idempotency.wait.max-per-key", "24"), Orders.class);
 
     @Inject
     Orders orders;
