@@ -67,7 +67,9 @@ abstract class IdempotentBeansScenarios {
                         .addPackage(Effects.class.getPackage())
                         .addClasses(Races.class, IdempotentBeansScenarios.class)
                         .addAsResource(
-                                new StringAsset(String.join("\n", config) + "\n"),
+                                // CALLERS WAIT callers race for one key: every one of them may wait.
+                                new StringAsset("idempotency.wait.max-per-key=" + CALLERS + "\n"
+                                        + String.join("\n", config) + "\n"),
                                 "META-INF/microprofile-config.properties"),
                 Effects.DATASOURCE);
     }
