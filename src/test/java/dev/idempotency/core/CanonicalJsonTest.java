@@ -49,22 +49,22 @@ class CanonicalJsonTest {
                 .orElseThrow()
                 .getParameterTypes();
         CanonicalJson.ArgumentWriter[] writers = CanonicalJson.writers(types);
-        assertThat(writers)
+        assertThat(Arrays.stream(writers).map(String::valueOf))
                 .containsExactly(
-                        CanonicalJson.ArgumentWriter.STRING,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.BOOLEAN,
-                        CanonicalJson.ArgumentWriter.BOOLEAN,
-                        CanonicalJson.ArgumentWriter.ANY,
-                        CanonicalJson.ArgumentWriter.ANY,
-                        CanonicalJson.ArgumentWriter.ANY,
-                        CanonicalJson.ArgumentWriter.ANY,
-                        CanonicalJson.ArgumentWriter.ANY);
+                        "STRING",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "BOOLEAN",
+                        "BOOLEAN",
+                        "ANY",
+                        "ANY",
+                        "ANY",
+                        "ANY",
+                        "ANY");
         Object[][] calls = {
             {
                 "a\"b\\c\n\u0001é",
