@@ -19,7 +19,9 @@ import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Currency;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -265,6 +267,10 @@ final class CanonicalJson {
             }
         } else if (v instanceof TemporalAccessor) {
             appendString(sb, v.toString());
+        } else if (v instanceof Locale l) {
+            appendString(sb, l.toLanguageTag());
+        } else if (v instanceof Currency c) {
+            appendString(sb, c.getCurrencyCode());
         } else if (v instanceof Optional<?> o) {
             append(sb, o.orElse(null), ValueTypes.typeArgument(declared, 0), path);
         } else if (v instanceof Map<?, ?> m) {

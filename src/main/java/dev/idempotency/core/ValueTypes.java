@@ -5,6 +5,7 @@ import jakarta.json.JsonValue;
 import java.lang.annotation.Annotation;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Method;
@@ -28,11 +29,13 @@ import java.util.ArrayList;
 import java.util.Calendar;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.Currency;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -85,11 +88,11 @@ final class ValueTypes {
         REFUSED
     }
 
-    /** One instance field. */
+    /** One instance field, with its getter typed {@code (Object)Object}. */
     record Prop(String name, Field field, MethodHandle getter, Type type) {
         Object get(Object target) {
             try {
-                return getter.invoke(target);
+                return (Object) getter.invokeExact(target);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {
@@ -131,7 +134,9 @@ final class ValueTypes {
             Period.class,
             OptionalInt.class,
             OptionalLong.class,
-            OptionalDouble.class);
+            OptionalDouble.class,
+            Locale.class,
+            Currency.class);
 
     /** Values of these classes are assignable to a JDK interface or abstract class that may hold data. */
     private static final List<Class<?>> DATA_WITNESSES = List.of(
@@ -217,10 +222,14 @@ final class ValueTypes {
                 || c.getName().contains("$$")) {
             return refused(c.getName() + " is a proxy, lambda or generated class, whose state is not its own");
         }
+        if ((c.isAnonymousClass() || c.isLocalClass()) && capturesVariables(c)) {
+            return refused(c.getName() + " is an anonymous or local class whose captured variables are not readable");
+        }
         Set<Class<?>> analysing = ANALYSING.get();
         if (!analysing.add(c)) {
-            // Recursive type: decided by the outer analysis; the walk guards against cycles at call time.
-            return null;
+            // Callers look a type up only when it is not being analysed: a recursive type is decided
+            // by the outer analysis, and the per-call walk refuses a cycle between instances.
+            throw new IllegalStateException("recursive analysis of " + c.getName());
         }
         try {
             return analyseClass(c);
@@ -230,6 +239,18 @@ final class ValueTypes {
                 ANALYSING.remove();
             }
         }
+    }
+
+    /** Whether javac put captured local variables into synthetic fields ({@code val$name}) of the class. */
+    private static boolean capturesVariables(Class<?> c) {
+        for (Field f : c.getDeclaredFields()) {
+            if (f.isSynthetic()
+                    && !Modifier.isStatic(f.getModifiers())
+                    && f.getName().startsWith("val$")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A JDK interface or abstract class that a value (a string, a number, a collection...) may implement. */
@@ -270,7 +291,8 @@ final class ValueTypes {
             MethodHandle getter;
             try {
                 f.setAccessible(true);
-                getter = lookup.unreflectGetter(f);
+                // Typed (Object)Object once, so that each read is an exact invocation.
+                getter = lookup.unreflectGetter(f).asType(MethodType.methodType(Object.class, Object.class));
             } catch (RuntimeException | IllegalAccessException e) {
                 return refused("the field " + f.getDeclaringClass().getName() + "." + f.getName() + " cannot be read ("
                         + e.getMessage() + "); open its package to this module");
@@ -319,6 +341,10 @@ final class ValueTypes {
         }
         if (JsonValue.class.isAssignableFrom(raw)) {
             return Faithful.YES;
+        }
+        if (raw == Locale.class || raw == Currency.class) {
+            // JSON-B writes their getters, display names in the JVM's default locale among them.
+            return Faithful.NO;
         }
         if (isValue(raw)) {
             // A declared Number or Temporal may hold a class JSON-B writes differently; primitives

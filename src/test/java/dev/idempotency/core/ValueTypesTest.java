@@ -217,6 +217,16 @@ class ValueTypesTest {
         assertThatThrownBy(() -> call(g, "k2", new Object()))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining("java.lang.Object");
+        String captured = "state";
+        Object anonymous = new Object() {
+            @Override
+            public String toString() {
+                return captured;
+            }
+        };
+        assertThatThrownBy(() -> call(g, "k3", anonymous))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining("captured variables");
         assertThat(runs).hasValue(0);
     }
 
