@@ -1,5 +1,6 @@
 package dev.idempotency.core;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -10,13 +11,17 @@ import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import jakarta.json.spi.JsonProvider;
 import java.io.StringReader;
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Currency;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -30,8 +35,9 @@ import java.util.UUID;
  * the same number), strings escaped one way only.
  *
  * <p>Strings, numbers, booleans, characters, enums, UUIDs and {@code java.time} values are written
- * directly; maps, collections and arrays element by element; anything else through JSON-B and then
- * canonicalised. Lists and arrays keep their order: order is part of their value.
+ * directly; maps, collections and arrays element by element; any other object as {@link ValueTypes}
+ * decided for its class: through JSON-B and then canonicalised where JSON-B writes all of its state,
+ * else by its fields. Lists and arrays keep their order: order is part of their value.
  */
 final class CanonicalJson {
 
@@ -60,10 +66,18 @@ final class CanonicalJson {
         return j;
     }
 
-    /** The canonical JSON text of a value. */
+    /** The canonical JSON text of a value, read as a value of its own class. */
     public static String of(Object value) {
+        return of(value, value == null ? Object.class : value.getClass());
+    }
+
+    /**
+     * The canonical JSON text of a value declared with a type: where the value is not of that type's
+     * class (an interface-typed parameter), its class is part of the text.
+     */
+    static String of(Object value, Type declared) {
         StringBuilder sb = new StringBuilder(64);
-        append(sb, value);
+        append(sb, value, declared, null);
         return sb.toString();
     }
 
@@ -71,18 +85,25 @@ final class CanonicalJson {
      * How {@link #ofArguments} writes one argument, chosen once from the parameter's declared type:
      * a final type whose text is known skips the search through {@link #append}'s cases.
      */
-    enum ArgumentWriter {
+    static final class ArgumentWriter {
         /** {@code String}. */
-        STRING,
+        static final ArgumentWriter STRING = new ArgumentWriter(String.class);
         /** {@code long}, {@code int}, {@code short}, {@code byte} and their boxes. */
-        INTEGRAL,
+        static final ArgumentWriter INTEGRAL = new ArgumentWriter(long.class);
         /** {@code boolean} and {@code Boolean}. */
-        BOOLEAN,
-        /** Anything else: {@link #append}. */
-        ANY;
+        static final ArgumentWriter BOOLEAN = new ArgumentWriter(boolean.class);
+        /** A parameter declared {@code Object}: {@link #append}. */
+        static final ArgumentWriter ANY = new ArgumentWriter(Object.class);
+
+        /** The declared type, which {@link #append} follows into containers and fields. */
+        private final Type declared;
+
+        private ArgumentWriter(Type declared) {
+            this.declared = declared;
+        }
 
         /** The writer of a parameter declared with this type. */
-        static ArgumentWriter of(Class<?> type) {
+        static ArgumentWriter of(Type type) {
             if (type == String.class) {
                 return STRING;
             }
@@ -96,11 +117,24 @@ final class CanonicalJson {
                     || type == Byte.class) {
                 return INTEGRAL;
             }
-            return type == boolean.class || type == Boolean.class ? BOOLEAN : ANY;
+            if (type == boolean.class || type == Boolean.class) {
+                return BOOLEAN;
+            }
+            return type == Object.class ? ANY : new ArgumentWriter(type);
+        }
+
+        /** Whether this writer goes through {@link #append}. */
+        boolean general() {
+            return this != STRING && this != INTEGRAL && this != BOOLEAN;
+        }
+
+        @Override
+        public String toString() {
+            return this == STRING ? "STRING" : this == INTEGRAL ? "INTEGRAL" : this == BOOLEAN ? "BOOLEAN" : "ANY";
         }
     }
 
-    /** The writers of a method's parameters, for {@link #ofArguments}. */
+    /** The writers of parameters declared with these classes, for {@link #ofArguments}. */
     static ArgumentWriter[] writers(Class<?>[] parameterTypes) {
         ArgumentWriter[] writers = new ArgumentWriter[parameterTypes.length];
         for (int i = 0; i < writers.length; i++) {
@@ -110,8 +144,35 @@ final class CanonicalJson {
     }
 
     /**
-     * The canonical JSON of a call's arguments: exactly the text of {@code of(Arrays.asList(args))},
-     * each argument written as its parameter's writer says.
+     * The writers of a method's parameters, for {@link #ofArguments}, from their generic types; how
+     * each type's state is read is decided now ({@link ValueTypes}).
+     *
+     * @throws IdempotencyConfigurationException a parameter's state cannot be read faithfully (not
+     *     checked for a JAX-RS resource method, whose request is guarded over HTTP)
+     */
+    static ArgumentWriter[] writers(Method method) {
+        Type[] types = method.getGenericParameterTypes();
+        if (types.length != method.getParameterCount()) {
+            // Inner-class constructors and some synthetic methods: fall back to the erased types.
+            types = method.getParameterTypes();
+        }
+        boolean http = ValueTypes.servedOverHttp(method);
+        ArgumentWriter[] writers = new ArgumentWriter[types.length];
+        for (int i = 0; i < writers.length; i++) {
+            if (!http) {
+                String problem = ValueTypes.parameterProblem(method, i);
+                if (problem != null) {
+                    throw new IdempotencyConfigurationException(problem);
+                }
+            }
+            writers[i] = ArgumentWriter.of(types[i]);
+        }
+        return writers;
+    }
+
+    /**
+     * The canonical JSON of a call's arguments: exactly the text of {@code of(Arrays.asList(args))}
+     * for arguments of their declared classes, each argument written as its parameter's writer says.
      */
     static String ofArguments(Object[] args, ArgumentWriter[] writers) {
         if (args.length != writers.length) {
@@ -127,11 +188,15 @@ final class CanonicalJson {
                 sb.append("null");
                 continue;
             }
-            switch (writers[i]) {
-                case STRING -> appendString(sb, (String) v);
-                case INTEGRAL -> sb.append(((Number) v).longValue());
-                case BOOLEAN -> sb.append(((Boolean) v).booleanValue());
-                default -> append(sb, v);
+            ArgumentWriter w = writers[i];
+            if (w == ArgumentWriter.STRING) {
+                appendString(sb, (String) v);
+            } else if (w == ArgumentWriter.INTEGRAL) {
+                sb.append(((Number) v).longValue());
+            } else if (w == ArgumentWriter.BOOLEAN) {
+                sb.append(((Boolean) v).booleanValue());
+            } else {
+                append(sb, v, w.declared, null);
             }
         }
         return sb.append(']').toString();
@@ -142,6 +207,11 @@ final class CanonicalJson {
      * canonical JSON otherwise.
      */
     public static String keyText(Object value) {
+        return keyText(value, value == null ? Object.class : value.getClass());
+    }
+
+    /** The text of one key value declared with a type (see {@link #of(Object, Type)}). */
+    static String keyText(Object value, Type declared) {
         if (value instanceof CharSequence
                 || value instanceof Number
                 || value instanceof Boolean
@@ -150,16 +220,34 @@ final class CanonicalJson {
                 || value instanceof UUID) {
             return value instanceof Enum<?> e ? e.name() : String.valueOf(value);
         }
-        return of(value);
+        return of(value, declared);
     }
 
     static void append(StringBuilder sb, Object v) {
+        append(sb, v, v == null ? Object.class : v.getClass(), null);
+    }
+
+    /**
+     * Appends a value declared with a type; {@code path} holds the objects being written around it
+     * ({@code null} at the top), so that a cycle is refused.
+     */
+    static void append(StringBuilder sb, Object v, Type declared, ValueTypes.Path path) {
         if (v == null) {
             sb.append("null");
         } else if (v instanceof CharSequence || v instanceof Character || v instanceof UUID) {
             appendString(sb, v.toString());
         } else if (v instanceof Enum<?> e) {
-            appendString(sb, e.name());
+            if (ValueTypes.enumNeedsClass(e, declared)) {
+                sb.append('{');
+                appendString(sb, ValueTypes.CLASS_TAG);
+                sb.append(':');
+                appendString(sb, e.getDeclaringClass().getName());
+                sb.append(",\"name\":");
+                appendString(sb, e.name());
+                sb.append('}');
+            } else {
+                appendString(sb, e.name());
+            }
         } else if (v instanceof Boolean b) {
             sb.append(b.booleanValue());
         } else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
@@ -179,32 +267,158 @@ final class CanonicalJson {
             }
         } else if (v instanceof TemporalAccessor) {
             appendString(sb, v.toString());
+        } else if (v instanceof Locale l) {
+            appendString(sb, l.toLanguageTag());
+        } else if (v instanceof Currency c) {
+            appendString(sb, c.getCurrencyCode());
         } else if (v instanceof Optional<?> o) {
-            append(sb, o.orElse(null));
+            append(sb, o.orElse(null), ValueTypes.typeArgument(declared, 0), path);
         } else if (v instanceof Map<?, ?> m) {
-            appendMap(sb, m);
+            appendMap(sb, m, declared, path);
         } else if (v instanceof Set<?> s) {
+            Type element = ValueTypes.elementType(declared);
             List<String> elements = new ArrayList<>(s.size());
             for (Object e : s) {
-                elements.add(of(e));
+                StringBuilder one = new StringBuilder(16);
+                append(one, e, element, path);
+                elements.add(one.toString());
             }
             elements.sort(null);
             sb.append('[').append(String.join(",", elements)).append(']');
         } else if (v instanceof Collection<?> c) {
-            appendAll(sb, c);
+            appendAll(sb, c, ValueTypes.elementType(declared), path);
         } else if (v instanceof Object[] a) {
-            appendAll(sb, Arrays.asList(a));
+            appendAll(sb, Arrays.asList(a), ValueTypes.elementType(declared), path);
         } else if (v instanceof JsonValue j) {
             appendJson(sb, j);
         } else {
-            String json = jsonb().toJson(v);
-            try (JsonReader reader = JSON.createReader(new StringReader(json))) {
-                appendJson(sb, reader.readValue());
-            }
+            appendObject(sb, v, declared, path);
         }
     }
 
-    private static void appendAll(StringBuilder sb, Collection<?> c) {
+    /**
+     * Appends an object that is not one of {@link #append}'s JDK cases, as its class's {@link
+     * ValueTypes.Shape} says: through JSON-B where JSON-B writes all of its state (the text this
+     * library always wrote for such values), else by its fields.
+     */
+    private static void appendObject(StringBuilder sb, Object v, Type declared, ValueTypes.Path path) {
+        Class<?> c = v.getClass();
+        ValueTypes.Shape shape = ValueTypes.shape(c);
+        switch (shape.kind()) {
+            case VALUE -> appendJsonb(sb, v);
+            case JSONB, FIELDS -> {
+                boolean tagged = c != ValueTypes.raw(declared);
+                if (shape.kind() == ValueTypes.Kind.JSONB && !tagged) {
+                    if (!shape.walk()) {
+                        appendJsonb(sb, v);
+                        return;
+                    }
+                    ValueTypes.Path walked = path == null ? new ValueTypes.Path() : path;
+                    if (jsonbWritesAll(v, shape, walked)) {
+                        appendJsonb(sb, v);
+                        return;
+                    }
+                }
+                appendFields(sb, v, shape, tagged, path == null ? new ValueTypes.Path() : path);
+            }
+            default -> throw ValueTypes.refusedAtCall(
+                    c, shape.refusal() == null ? "it is not a concrete class" : shape.refusal());
+        }
+    }
+
+    private static void appendJsonb(StringBuilder sb, Object v) {
+        String json = jsonb().toJson(v);
+        try (JsonReader reader = JSON.createReader(new StringReader(json))) {
+            appendJson(sb, reader.readValue());
+        }
+    }
+
+    /** An object by its fields, sorted by name, after its class name where its declared type does not tell it. */
+    private static void appendFields(
+            StringBuilder sb, Object v, ValueTypes.Shape shape, boolean tagged, ValueTypes.Path path) {
+        path.enter(v);
+        sb.append('{');
+        boolean first = true;
+        if (tagged) {
+            appendString(sb, ValueTypes.CLASS_TAG);
+            sb.append(':');
+            appendString(sb, v.getClass().getName());
+            first = false;
+        }
+        for (ValueTypes.Prop p : shape.props()) {
+            if (!first) {
+                sb.append(',');
+            }
+            first = false;
+            appendString(sb, p.name());
+            sb.append(':');
+            append(sb, p.get(v), p.type(), path);
+        }
+        sb.append('}');
+        path.leave(v);
+    }
+
+    /**
+     * Whether JSON-B writes all of this value's state: each nested object is of its field's declared
+     * class, and that class is one JSON-B writes whole. A cycle is refused.
+     */
+    private static boolean jsonbWritesAll(Object v, ValueTypes.Shape shape, ValueTypes.Path path) {
+        path.enter(v);
+        try {
+            for (ValueTypes.Prop p : shape.props()) {
+                if (!nestedJsonbWritesAll(p.get(v), p.type(), path)) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            path.leave(v);
+        }
+    }
+
+    private static boolean nestedJsonbWritesAll(Object x, Type declared, ValueTypes.Path path) {
+        if (x == null) {
+            return true;
+        }
+        Class<?> c = x.getClass();
+        if (x instanceof Map<?, ?> m) {
+            for (Object e : m.values()) {
+                if (!nestedJsonbWritesAll(e, ValueTypes.elementType(declared), path)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (x instanceof Collection<?> col) {
+            for (Object e : col) {
+                if (!nestedJsonbWritesAll(e, ValueTypes.elementType(declared), path)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (x instanceof Object[] a) {
+            for (Object e : a) {
+                if (!nestedJsonbWritesAll(e, ValueTypes.elementType(declared), path)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (x instanceof Optional<?> o) {
+            return nestedJsonbWritesAll(o.orElse(null), ValueTypes.typeArgument(declared, 0), path);
+        }
+        if (ValueTypes.isValue(c)) {
+            return true;
+        }
+        ValueTypes.Shape shape = ValueTypes.shape(c);
+        if (c != ValueTypes.raw(declared) || shape.kind() != ValueTypes.Kind.JSONB) {
+            return false;
+        }
+        return !shape.walk() || jsonbWritesAll(x, shape, path);
+    }
+
+    private static void appendAll(StringBuilder sb, Collection<?> c, Type element, ValueTypes.Path path) {
         sb.append('[');
         boolean first = true;
         for (Object e : c) {
@@ -212,15 +426,17 @@ final class CanonicalJson {
                 sb.append(',');
             }
             first = false;
-            append(sb, e);
+            append(sb, e, element, path);
         }
         sb.append(']');
     }
 
-    private static void appendMap(StringBuilder sb, Map<?, ?> m) {
+    private static void appendMap(StringBuilder sb, Map<?, ?> m, Type declared, ValueTypes.Path path) {
+        Type keyType = ValueTypes.typeArgument(declared, 0);
+        Type valueType = ValueTypes.typeArgument(declared, 1);
         TreeMap<String, Object> sorted = new TreeMap<>();
         for (Map.Entry<?, ?> e : m.entrySet()) {
-            sorted.put(keyText(e.getKey()), e.getValue());
+            sorted.put(keyText(e.getKey(), keyType), e.getValue());
         }
         sb.append('{');
         boolean first = true;
@@ -231,7 +447,7 @@ final class CanonicalJson {
             first = false;
             appendString(sb, e.getKey());
             sb.append(':');
-            append(sb, e.getValue());
+            append(sb, e.getValue(), valueType, path);
         }
         sb.append('}');
     }

@@ -98,6 +98,7 @@ public final class GuardedMethod {
     public static GuardedMethod plan(
             Method method, OperationPolicy policy, IdempotencyEngine engine, Settlement fallback) {
         boolean stage = isStage(method);
+        ValueTypes.requireWholeValues(method, stage ? stageValueType(method) : method.getGenericReturnType());
         OutcomeCodec outcomes = stage ? new OutcomeCodec(method, stageValueType(method)) : new OutcomeCodec(method);
         return new GuardedMethod(
                 policy,
@@ -107,7 +108,7 @@ public final class GuardedMethod {
                 fallback,
                 engine.store(policy.name()).joinsCallerTransaction(policy.name()),
                 stage,
-                CanonicalJson.writers(method.getParameterTypes()));
+                CanonicalJson.writers(method));
     }
 
     /** The merged policy. */

@@ -9,6 +9,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -38,13 +39,24 @@ public final class KeyReader {
             Parameter p = params[i];
             IdempotencyKey onParam = p.getAnnotation(IdempotencyKey.class);
             if (onParam != null) {
-                parts.add(new Part(onParam.order(), i, 0, "parameter '" + p.getName() + "'", null));
+                parts.add(new Part(
+                        onParam.order(),
+                        i,
+                        0,
+                        "parameter '" + p.getName() + "'",
+                        null,
+                        method.getGenericParameterTypes()[i]));
                 continue;
             }
             int position = 0;
             for (Member m : members(p.getType(), method)) {
                 parts.add(new Part(
-                        m.key.order(), i, position++, m.name + " of parameter '" + p.getName() + "'", m.getter));
+                        m.key.order(),
+                        i,
+                        position++,
+                        m.name + " of parameter '" + p.getName() + "'",
+                        m.getter,
+                        m.type));
             }
         }
         parts.sort(Comparator.comparingInt(Part::order)
@@ -75,7 +87,8 @@ public final class KeyReader {
             if (i > 0) {
                 sb.append(',');
             }
-            CanonicalJson.appendString(sb, CanonicalJson.keyText(value));
+            CanonicalJson.appendString(
+                    sb, CanonicalJson.keyText(value, parts.get(i).type()));
         }
         return sb.append(']').toString();
     }
@@ -110,7 +123,7 @@ public final class KeyReader {
                 || (value instanceof CharSequence cs && cs.toString().isBlank());
     }
 
-    private record Member(IdempotencyKey key, String name, MethodHandle getter) {}
+    private record Member(IdempotencyKey key, String name, MethodHandle getter, Type type) {}
 
     private static List<Member> members(Class<?> type, Method method) {
         List<Member> result = new ArrayList<>();
@@ -122,7 +135,11 @@ public final class KeyReader {
             for (RecordComponent rc : type.getRecordComponents()) {
                 IdempotencyKey key = rc.getAnnotation(IdempotencyKey.class);
                 if (key != null) {
-                    result.add(new Member(key, "record component '" + rc.getName() + "'", getter(lookup, rc, method)));
+                    result.add(new Member(
+                            key,
+                            "record component '" + rc.getName() + "'",
+                            getter(lookup, rc, method),
+                            rc.getGenericType()));
                 }
             }
             return result;
@@ -135,7 +152,8 @@ public final class KeyReader {
             for (Field f : c.getDeclaredFields()) {
                 IdempotencyKey key = f.getAnnotation(IdempotencyKey.class);
                 if (key != null && !Modifier.isStatic(f.getModifiers())) {
-                    result.add(new Member(key, "field '" + f.getName() + "'", getter(lookup, f, method)));
+                    result.add(new Member(
+                            key, "field '" + f.getName() + "'", getter(lookup, f, method), f.getGenericType()));
                 }
             }
         }
@@ -169,7 +187,8 @@ public final class KeyReader {
                 e);
     }
 
-    private record Part(int order, int param, int position, String description, MethodHandle getter) {
+    /** One key value: where it is read from, and its declared type, which its text follows. */
+    private record Part(int order, int param, int position, String description, MethodHandle getter, Type type) {
         Object value(Object[] args) {
             Object arg = args[param];
             if (getter == null || arg == null) {

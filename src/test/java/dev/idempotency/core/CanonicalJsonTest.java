@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Currency;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -49,22 +51,22 @@ class CanonicalJsonTest {
                 .orElseThrow()
                 .getParameterTypes();
         CanonicalJson.ArgumentWriter[] writers = CanonicalJson.writers(types);
-        assertThat(writers)
+        assertThat(Arrays.stream(writers).map(String::valueOf))
                 .containsExactly(
-                        CanonicalJson.ArgumentWriter.STRING,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.INTEGRAL,
-                        CanonicalJson.ArgumentWriter.BOOLEAN,
-                        CanonicalJson.ArgumentWriter.BOOLEAN,
-                        CanonicalJson.ArgumentWriter.ANY,
-                        CanonicalJson.ArgumentWriter.ANY,
-                        CanonicalJson.ArgumentWriter.ANY,
-                        CanonicalJson.ArgumentWriter.ANY,
-                        CanonicalJson.ArgumentWriter.ANY);
+                        "STRING",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "INTEGRAL",
+                        "BOOLEAN",
+                        "BOOLEAN",
+                        "ANY",
+                        "ANY",
+                        "ANY",
+                        "ANY",
+                        "ANY");
         Object[][] calls = {
             {
                 "a\"b\\c\n\u0001é",
@@ -182,6 +184,21 @@ class CanonicalJsonTest {
         assertThat(CanonicalJson.of(Arrays.asList(null, true, 'x', id, Instant.EPOCH, Thread.State.NEW)))
                 .isEqualTo(
                         "[null,true,\"x\",\"123e4567-e89b-12d3-a456-426614174000\",\"1970-01-01T00:00:00Z\",\"NEW\"]");
+    }
+
+    @Test
+    void localesAndCurrenciesAreTheirCodesWhateverTheDefaultLocale() {
+        Locale before = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.FRANCE);
+            String french = CanonicalJson.of(List.of(Locale.GERMANY, Currency.getInstance("EUR")));
+            Locale.setDefault(Locale.US);
+            assertThat(CanonicalJson.of(List.of(Locale.GERMANY, Currency.getInstance("EUR"))))
+                    .isEqualTo(french)
+                    .isEqualTo("[\"de-DE\",\"EUR\"]");
+        } finally {
+            Locale.setDefault(before);
+        }
     }
 
     @Test
