@@ -62,7 +62,9 @@ abstract class AbstractJpaStoreIT {
                                 + "idempotency.jpa.transaction." + JoinedOrdersResource.OPERATION + "=joined\n"
                                 + "idempotency.jpa.transaction." + SeparateOrders.MISUSED + "=joined\n"
                         : "")
-                + (datasource == null ? "" : "idempotency.jpa.datasource=" + datasource + "\n");
+                + (datasource == null ? "" : "idempotency.jpa.datasource=" + datasource + "\n")
+                // CALLERS WAIT callers race for one key: every one of them may wait.
+                + "idempotency.wait.max-per-key=" + CALLERS + "\n";
         return Deployments.war(name)
                 .addPackage(BusinessRows.class.getPackage())
                 .addClasses(AbstractJpaStoreIT.class, AbstractJoinedJpaStoreIT.class, Races.class)
