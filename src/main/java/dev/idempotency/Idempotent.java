@@ -48,6 +48,11 @@ import java.lang.annotation.Target;
  *       key, and checked exceptions are kept.
  * </ol>
  *
+ * <p>A timeout ({@code java.util.concurrent.TimeoutException} or MicroProfile Fault Tolerance's, also
+ * wrapped in {@code CompletionException} or {@code ExecutionException}) that no {@link #keepOn()} or
+ * {@link #releaseOn()} type matches neither is kept nor releases the key: the work may still run, so
+ * the claim is held until its {@link #lease()} ends.
+ *
  * <p>The outcome follows the transaction the method's own work ran in, whatever the interceptor
  * priority: the first rule that applies decides.
  *

@@ -7,6 +7,7 @@ import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.IdempotencyObserver;
+import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
 import dev.idempotency.core.Settlement;
 import dev.idempotency.core.WorkTransactions;
@@ -189,7 +190,11 @@ public class IdempotencyRuntime implements EntryPointServices {
         if (annotation == null) {
             throw new IdempotencyConfigurationException("No @Idempotent found for " + PolicyResolver.describe(method));
         }
-        return GuardedMethod.plan(method, policies.resolve(method, annotation), engine, settlement);
+        OperationPolicy policy = policies.resolve(method, annotation);
+        if (engine.store(policy.name()).joinsCallerTransaction(policy.name())) {
+            JoinedModeCheck.check(method, targetClass, policy.name());
+        }
+        return GuardedMethod.plan(method, policy, engine, settlement);
     }
 
     private IdempotencyObserver observer() {

@@ -35,4 +35,19 @@ public record ExceptionPolicy(List<Class<? extends Throwable>> keepOn, List<Clas
         }
         return !(t instanceof RuntimeException || t instanceof Error);
     }
+
+    /** Whether a {@code keepOn} or {@code releaseOn} type matches: the user decided, not the default rule. */
+    public boolean names(Throwable t) {
+        for (Class<? extends Throwable> c : keepOn) {
+            if (c.isInstance(t)) {
+                return true;
+            }
+        }
+        for (Class<? extends Throwable> c : releaseOn) {
+            if (c.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

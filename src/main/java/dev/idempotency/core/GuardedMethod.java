@@ -4,6 +4,7 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyException;
 import dev.idempotency.IdempotencyKeyMissingException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -19,6 +20,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The per-method plan of a guarded method: its policy, how to read its key, how to store its
@@ -37,6 +39,12 @@ import java.util.concurrent.Future;
  *   <li>Otherwise the key is released at once.
  * </ol>
  *
+ * <p>A timeout ({@code java.util.concurrent.TimeoutException} or MicroProfile Fault Tolerance's, also
+ * wrapped in {@code CompletionException} or {@code ExecutionException}) that no {@code keepOn} or
+ * {@code releaseOn} type names is an unknown outcome: the work it stopped waiting for may still run,
+ * out of the guard's sight. The key is neither stored nor released; its claim is held until its
+ * lease ends.
+ *
  * <p>A method returning {@code CompletionStage<T>} or {@code CompletableFuture<T>} holds its claim
  * until the returned stage completes; its value (of type {@code T}) or its exception is then settled
  * by the same rules, and a repeat gets a completed (or failed) stage. Its guard decisions (in
@@ -44,6 +52,11 @@ import java.util.concurrent.Future;
  * stage instead of being thrown. Other asynchronous return types are refused when planning.
  */
 public final class GuardedMethod {
+
+    private static final System.Logger LOG = System.getLogger(GuardedMethod.class.getName());
+
+    /** MicroProfile Fault Tolerance's timeout, named so that core does not depend on its API. */
+    private static final String FT_TIMEOUT = "org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException";
 
     private final OperationPolicy policy;
     private final KeyReader keys;
@@ -212,6 +225,20 @@ public final class GuardedMethod {
         return out;
     }
 
+    /**
+     * Whether the failure is a timeout: {@code java.util.concurrent.TimeoutException} or MicroProfile
+     * Fault Tolerance's, recognised by name (no dependency), also inside CompletionException or
+     * ExecutionException.
+     */
+    static boolean isTimeout(Throwable t) {
+        for (Class<?> c = unwrap(t).getClass(); c != null; c = c.getSuperclass()) {
+            if (c == TimeoutException.class || c.getName().equals(FT_TIMEOUT)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static Throwable unwrap(Throwable t) {
         Throwable cause = t;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException)
@@ -257,6 +284,18 @@ public final class GuardedMethod {
     }
 
     private void settleFailure(Admission.Owned owned, WorkTransactions work, Throwable t) {
+        if (isTimeout(t)
+                && !policy.exceptions().names(t)
+                && !policy.exceptions().names(unwrap(t))) {
+            // A timeout ends the wait, not the work, which may still run (orTimeout, Fault Tolerance's
+            // @Timeout) and may yet succeed: the outcome is unknown, so neither store nor release.
+            LOG.log(
+                    Level.DEBUG,
+                    "{0}: timed out ({1}); its work may still run, so the key stays claimed until its lease ends",
+                    owned.key(),
+                    unwrap(t).getClass().getName());
+            return;
+        }
         Settlement settles;
         if (policy.exceptions().keeps(t)) {
             settles = settlement(work);

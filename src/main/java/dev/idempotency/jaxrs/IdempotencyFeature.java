@@ -83,9 +83,12 @@ public final class IdempotencyFeature implements DynamicFeature {
 
     /** A CompletionStage result, or a suspended AsyncResponse: the response comes on another thread. */
     static boolean isAsync(Method method) {
-        if (java.util.concurrent.CompletionStage.class.isAssignableFrom(method.getReturnType())) {
-            return true;
-        }
+        return java.util.concurrent.CompletionStage.class.isAssignableFrom(method.getReturnType())
+                || isSuspended(method);
+    }
+
+    /** A parameter is a {@code @Suspended AsyncResponse}. */
+    static boolean isSuspended(Method method) {
         for (Annotation[] annotations : method.getParameterAnnotations()) {
             for (Annotation a : annotations) {
                 if (a.annotationType() == jakarta.ws.rs.container.Suspended.class) {

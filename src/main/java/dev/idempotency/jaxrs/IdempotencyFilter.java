@@ -57,6 +57,8 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
     private final HttpSettings http;
     private final OperationEvents events;
     private final boolean joined;
+    /** The method resumes a {@code @Suspended AsyncResponse}, which answers 503 when it times out. */
+    private final boolean suspended;
     /** Looked up on the first joined request, not per request (a JNDI lookup on the request path). */
     private volatile jakarta.transaction.UserTransaction userTransaction;
 
@@ -83,6 +85,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         this.events = guarded ? engine.events(policy.name()) : OperationEvents.NONE;
         // The store writes this operation's records in the caller's transaction: the filter begins it.
         this.joined = guarded && engine.store(policy.name()).joinsCallerTransaction(policy.name());
+        this.suspended = IdempotencyFeature.isSuspended(resourceMethod);
     }
 
     @Override
@@ -165,7 +168,15 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             return;
         }
         int status = response.getStatus();
-        if (http.releases(status)) {
+        if (suspended && status == Response.Status.SERVICE_UNAVAILABLE.getStatusCode()) {
+            // The status JAX-RS answers when a suspended response times out: the work may still run
+            // and resume too late to be seen, so its outcome is unknown. Releasing would run it again.
+            LOG.log(
+                    Level.DEBUG,
+                    "{0}: suspended response answered 503 (a timeout); the key stays claimed until its lease ends",
+                    pending.claim().key());
+            pending.hold();
+        } else if (http.releases(status)) {
             LOG.log(
                     Level.DEBUG,
                     "{0}: status {1} releases the key",

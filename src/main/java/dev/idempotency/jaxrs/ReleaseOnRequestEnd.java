@@ -18,9 +18,10 @@ import java.lang.System.Logger.Level;
  * <p>An asynchronous request (a {@code CompletionStage}, a suspended {@code AsyncResponse}) is settled
  * when its asynchronous processing ends, not when its first dispatch returns: by the response filter
  * and writer interceptor when it produced a response; otherwise (its stage failed with an unmapped
- * exception, it timed out) by an {@link AsyncListener} this listener adds at the end of the first
+ * exception) by an {@link AsyncListener} this listener adds at the end of the first
  * dispatch, or, on containers that fire this event only once the asynchronous processing completed,
- * by this event then.
+ * by this event then. A request whose asynchronous processing timed out without a response the
+ * filters saw holds its key until its lease ends: its work may still run.
  */
 @WebListener
 public class ReleaseOnRequestEnd implements ServletRequestListener {
@@ -57,7 +58,10 @@ public class ReleaseOnRequestEnd implements ServletRequestListener {
                 }
 
                 @Override
-                public void onTimeout(AsyncEvent e) {}
+                public void onTimeout(AsyncEvent e) {
+                    // The work may still run and resume later: an unknown outcome holds the key.
+                    pending.hold();
+                }
 
                 @Override
                 public void onError(AsyncEvent e) {}

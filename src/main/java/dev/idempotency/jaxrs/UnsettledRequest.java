@@ -112,6 +112,14 @@ final class UnsettledRequest {
     }
 
     /**
+     * Neither stores nor releases, unless already settled: the outcome is unknown (the request timed
+     * out while its work may still run), so the claim stays until its lease ends.
+     */
+    void hold() {
+        settled.set(true);
+    }
+
+    /**
      * Gives the key back, unless already settled. In a joined-mode transaction that is a rollback: the
      * claim and the resource's work are undone together.
      */

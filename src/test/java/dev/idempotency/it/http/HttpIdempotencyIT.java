@@ -315,6 +315,24 @@ class HttpIdempotencyIT {
         }
     }
 
+    /**
+     * A suspended response that times out (503 after 1 s) while its work goes on: the key stays
+     * claimed, so a retry gets 409 instead of running the work again, also after the work ended
+     * (its late resume is not seen, so the claim is held until its lease ends). One execution.
+     */
+    @Test
+    void aSuspendedResponseThatTimesOutHoldsTheKeyWhileItsWorkRuns() throws Exception {
+        String body = unique();
+        String key = unique();
+        HttpResponse<byte[]> first = post("async/times-out", body, KEY, key);
+        assertEquals(503, first.statusCode(), () -> "the timeout's answer: " + text(first));
+        assertProblem(post("async/times-out", body, KEY, key), 409, "in-progress");
+        assertEquals(1, count("async-times-out:" + body), "one execution while the work runs");
+        awaitCount("async-times-out-done:" + body, 1, Duration.ofSeconds(30));
+        assertProblem(post("async/times-out", body, KEY, key), 409, "in-progress");
+        assertEquals(1, count("async-times-out:" + body), "one execution after the work ended");
+    }
+
     // Rules 1 and 2: guarded once, by the filter; safe methods untouched.
 
     @Test

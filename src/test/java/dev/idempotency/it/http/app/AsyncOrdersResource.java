@@ -39,6 +39,24 @@ public class AsyncOrdersResource {
                 CompletableFuture.delayedExecutor(DELAY_MILLIS, TimeUnit.MILLISECONDS));
     }
 
+    /**
+     * Times out after 1 s (JAX-RS answers 503) while its work goes on; the work ends 3 s after it
+     * started and resumes too late.
+     */
+    @POST
+    @Path("times-out")
+    @Produces("text/plain")
+    public void timesOut(String body, @Suspended AsyncResponse response) {
+        Counter counter = counter();
+        int run = counter.ran("async-times-out:" + body);
+        response.setTimeout(1, TimeUnit.SECONDS);
+        CompletableFuture.delayedExecutor(DELAY_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
+            counter.ran("async-times-out-done:" + body);
+            response.resume(
+                    Response.status(201).entity("late " + body + " " + run).build());
+        });
+    }
+
     /** Resumes a suspended response later. */
     @POST
     @Path("suspended")

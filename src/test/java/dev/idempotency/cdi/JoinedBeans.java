@@ -1,0 +1,63 @@
+package dev.idempotency.cdi;
+
+import dev.idempotency.IdempotencyKey;
+import dev.idempotency.Idempotent;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** Beans whose guarded methods cannot share the caller's transaction with their record, and one that can. */
+final class JoinedBeans {
+
+    private JoinedBeans() {}
+
+    @ApplicationScoped
+    public static class Stage {
+        @Idempotent(name = "joined.stage")
+        public CompletionStage<String> later(@IdempotencyKey String id) {
+            return new CompletableFuture<>();
+        }
+    }
+
+    @ApplicationScoped
+    public static class RequiresNew {
+        @Idempotent(name = "joined.requires-new")
+        @Transactional(Transactional.TxType.REQUIRES_NEW)
+        public String charge(@IdempotencyKey String id) {
+            return id;
+        }
+    }
+
+    @ApplicationScoped
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public static class NotSupported {
+        @Idempotent(name = "joined.not-supported")
+        public String charge(@IdempotencyKey String id) {
+            return id;
+        }
+    }
+
+    @ApplicationScoped
+    @TransactionManagement(TransactionManagementType.BEAN)
+    public static class BeanManaged {
+        @Idempotent(name = "joined.bean-managed")
+        public String charge(@IdempotencyKey String id) {
+            return id;
+        }
+    }
+
+    @ApplicationScoped
+    @Transactional(Transactional.TxType.NEVER)
+    public static class Required {
+        @Idempotent(name = "joined.required")
+        @Transactional(Transactional.TxType.REQUIRED)
+        public String charge(@IdempotencyKey String id) {
+            return id;
+        }
+    }
+}
