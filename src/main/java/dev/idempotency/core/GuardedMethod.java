@@ -317,12 +317,13 @@ public final class GuardedMethod {
     private String fingerprint(Object[] args) {
         try {
             return Hashing.sha256Hex(CanonicalJson.ofArguments(args, writers));
+        } catch (IdempotencyConfigurationException e) {
+            throw e; // names the parameter, the type and the fix already
         } catch (RuntimeException e) {
             throw new IdempotencyConfigurationException(
-                    "The arguments of '" + policy.name() + "' cannot be serialized with JSON-B, which the"
-                            + " fingerprint needs, so the call did not run; make every parameter type JSON-B"
-                            + " serializable (public getters or fields), or move non-data parameters out of the"
-                            + " guarded method. Cause: " + e,
+                    "The arguments of '" + policy.name() + "' cannot be written for the fingerprint, so the call"
+                            + " did not run; pass data (records, value classes, collections) and move non-data"
+                            + " parameters out of the guarded method. Cause: " + e,
                     e);
         }
     }
