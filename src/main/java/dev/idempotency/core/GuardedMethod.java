@@ -318,7 +318,8 @@ public final class GuardedMethod {
         try {
             return Hashing.sha256Hex(CanonicalJson.ofArguments(args, writers));
         } catch (IdempotencyConfigurationException e) {
-            throw e; // names the parameter, the type and the fix already
+            // It names the type and the fix already; the operation tells the user where.
+            throw new IdempotencyConfigurationException("Operation '" + policy.name() + "': " + e.getMessage(), e);
         } catch (RuntimeException e) {
             throw new IdempotencyConfigurationException(
                     "The arguments of '" + policy.name() + "' cannot be written for the fingerprint, so the call"
