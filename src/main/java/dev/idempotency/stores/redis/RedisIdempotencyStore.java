@@ -11,9 +11,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.SetParams;
@@ -31,6 +35,8 @@ import redis.clients.jedis.params.SetParams;
  *       key is absent and otherwise returns what is there. A record that is there but no longer live
  *       (a lease that ended) is taken over by the compare-and-set below;
  *   <li>complete, release, operator delete: {@code GET}, decide, then the compare-and-set script;
+ *       complete and release retry a lost connection or a failover for {@code
+ *       idempotency.redis.settle-patience} ({@link #isTransient});
  *   <li>compare-and-set: a Lua script ({@link #CAS_SCRIPT}, run by its SHA) that replaces or deletes
  *       the value only if it is still byte for byte the value that was judged. Owner tokens are unique
  *       per call and every record holds its owner, so an unchanged value is the same record: this is
@@ -79,6 +85,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     private final long graceMillis;
     private final int waitReplicas;
     private final long waitTimeoutMillis;
+    private final long settlePatienceNanos;
     private final String where;
     private final boolean ownsClient;
 
@@ -95,6 +102,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         this.graceMillis = settings.claimGrace().toMillis();
         this.waitReplicas = settings.waitReplicas();
         this.waitTimeoutMillis = Math.max(1, settings.waitTimeout().toMillis());
+        this.settlePatienceNanos = settings.settlePatience().toNanos();
         this.where = settings.describe();
         this.ownsClient = ownsClient;
     }
@@ -159,40 +167,50 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         });
     }
 
+    /**
+     * Completes the owner's claim (GET, decide, compare-and-set), retrying a transient failure for
+     * {@code idempotency.redis.settle-patience}. A retry that finds the owner's own COMPLETED record
+     * reports it done: an earlier attempt's write landed and only its answer was lost.
+     */
     @Override
     public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
         byte[] rk = redisKey(key);
-        return guarded("complete", key, () -> {
-            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-                byte[] seen = redis.get(rk);
-                IdempotencyRecord existing = seen == null ? null : decode(key, seen);
-                if (!RecordLifecycle.isOwnedBy(existing, owner)) {
-                    return false;
-                }
-                IdempotencyRecord done = RecordLifecycle.complete(existing, outcome, clock.instant(), ttl);
-                if (compareAndSet(rk, seen, RedisRecordCodec.encode(done), millis(ttl))) {
-                    acknowledgedCompletion(rk, key);
-                    return true;
-                }
-            }
-            throw contended("complete", key);
-        });
+        return guarded(
+                "complete",
+                key,
+                () -> persistently("complete", key, retry -> {
+                    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                        byte[] seen = redis.get(rk);
+                        IdempotencyRecord existing = seen == null ? null : decode(key, seen);
+                        if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                            return retry && existing != null && RecordLifecycle.isCompletedBy(existing, owner);
+                        }
+                        IdempotencyRecord done = RecordLifecycle.complete(existing, outcome, clock.instant(), ttl);
+                        if (compareAndSet(rk, seen, RedisRecordCodec.encode(done), millis(ttl))) {
+                            acknowledgedCompletion(rk, key);
+                            return true;
+                        }
+                    }
+                    throw contended("complete", key);
+                }));
     }
 
+    /** Releases the owner's claim, retrying a transient failure like {@link #complete}. */
     @Override
     public boolean release(String key, String owner) {
-        return fencedDelete("release", key, existing -> RecordLifecycle.isOwnedBy(existing, owner));
+        return fencedDelete("release", key, existing -> RecordLifecycle.isOwnedBy(existing, owner), true);
     }
 
     @Override
     public boolean deleteCompleted(String key, String owner) {
-        return fencedDelete("delete", key, existing -> RecordLifecycle.isCompletedBy(existing, owner));
+        return fencedDelete("delete", key, existing -> RecordLifecycle.isCompletedBy(existing, owner), false);
     }
 
     /** Deletes the record if {@code mayDelete} holds for it, and only if it is still that record. */
-    private boolean fencedDelete(String operation, String key, Predicate<IdempotencyRecord> mayDelete) {
+    private boolean fencedDelete(
+            String operation, String key, Predicate<IdempotencyRecord> mayDelete, boolean persistent) {
         byte[] rk = redisKey(key);
-        return guarded(operation, key, () -> {
+        Function<Boolean, Boolean> delete = retry -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 byte[] seen = redis.get(rk);
                 if (!mayDelete.test(seen == null ? null : decode(key, seen))) {
@@ -203,7 +221,62 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 }
             }
             throw contended(operation, key);
-        });
+        };
+        return guarded(operation, key, () -> persistent ? persistently(operation, key, delete) : delete.apply(false));
+    }
+
+    /**
+     * Runs a complete or release again after a transient failure ({@link #isTransient}) until it
+     * succeeds or the settle patience has passed; {@code attempt} is told whether an earlier attempt
+     * may have been applied. The operation already ran: an outcome that is not stored lets a retry run
+     * it again once the lease ends, so waiting out a failover is worth more than answering fast.
+     */
+    private <T> T persistently(String operation, String key, Function<Boolean, T> attempt) {
+        long deadline = System.nanoTime() + settlePatienceNanos;
+        long pauseMillis = 50;
+        for (boolean retry = false; ; retry = true) {
+            try {
+                return attempt.apply(retry);
+            } catch (JedisException e) {
+                if (!isTransient(e) || System.nanoTime() - deadline >= 0) {
+                    throw e;
+                }
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        "Redis {0} of key {1} failed ({2}); retrying",
+                        operation,
+                        hash(key),
+                        e.toString());
+                try {
+                    Thread.sleep(Math.min(pauseMillis, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                pauseMillis = Math.min(1000, pauseMillis * 2);
+            }
+        }
+    }
+
+    /**
+     * Whether a retry can overcome the failure: a lost or refused connection, no free connection in the
+     * pool, a cluster redirecting or electing, or a server loading its data or turned replica by a
+     * failover.
+     */
+    static boolean isTransient(JedisException e) {
+        if (e instanceof JedisConnectionException || e instanceof JedisClusterOperationException) {
+            return true;
+        }
+        if (e.getCause() instanceof java.util.NoSuchElementException) {
+            return true; // the pool had no connection to give within the timeout
+        }
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        return e instanceof JedisDataException
+                && (m.startsWith("LOADING")
+                        || m.startsWith("READONLY")
+                        || m.startsWith("MASTERDOWN")
+                        || m.startsWith("TRYAGAIN")
+                        || m.startsWith("CLUSTERDOWN"));
     }
 
     /**
