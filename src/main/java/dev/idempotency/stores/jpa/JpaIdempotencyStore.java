@@ -71,7 +71,9 @@ import javax.sql.DataSource;
  * connection, a failover and a pool timeout for up to {@code idempotency.jpa.settle-patience}: the
  * operation ran, and its outcome must not be lost to a passing fault. Any other database failure is an
  * {@link IdempotencyStoreUnavailableException} (HTTP 503). Instants come from the store's {@link
- * Clock}, in milliseconds.
+ * Clock}, in milliseconds; the purge and the takeover act on a record only once its expiry has passed
+ * on that clock and on the database's ({@link Dialect#nowMillis}), so a node whose clock runs ahead
+ * acts early on nobody's record.
  */
 public final class JpaIdempotencyStore implements IdempotencyStore {
 
@@ -141,11 +143,13 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         this.readSql = dialect.read(false);
         this.joinedReadSql = dialect.read(true);
         this.takeoverSql = "UPDATE " + TABLE + " SET status = ?, owner_token = ?, fingerprint = ?, expires_at = ?,"
-                + " outcome = NULL, created_at = ?, updated_at = ? WHERE idem_key = ? AND expires_at <= ?";
+                + " outcome = NULL, created_at = ?, updated_at = ? WHERE idem_key = ? AND expires_at <= ?"
+                + databaseNowBound(dialect);
         this.completeSql =
                 "UPDATE " + TABLE + " SET status = ?, expires_at = ?, outcome = ?, updated_at = ? WHERE " + fence;
         this.releaseSql = "DELETE FROM " + TABLE + " WHERE " + fence;
-        this.purgeSelectSql = "SELECT idem_key FROM " + TABLE + " WHERE " + purgeCondition() + " ORDER BY expires_at";
+        this.purgeSelectSql =
+                "SELECT idem_key FROM " + TABLE + " WHERE " + purgeCondition(dialect) + " ORDER BY expires_at";
     }
 
     /**
@@ -288,6 +292,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     /** The claim on one connection: insert, else read and decide, else take over; see the class description. */
     private ClaimResult claimOn(Connection c, IdempotencyRecord claim, Instant now, boolean joined)
             throws SQLException {
+        IdempotencyRecord refused = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             Found found = insertOrFind(c, claimSql, claim, now);
             if (found.inserted()) {
@@ -297,16 +302,27 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             if (existing == null) {
                 continue; // released or purged since the INSERT: insert again
             }
-            if (RecordLifecycle.isLive(existing, now)) {
+            if (RecordLifecycle.isLive(existing, now) || sameRecord(existing, refused)) {
+                // Live on this node's clock, or (unchanged since the takeover that the database
+                // refused) live on the database's: this node's clock runs ahead.
                 return ClaimResult.existing(existing);
             }
             if (takeOver(c, claim, now)) {
                 return ClaimResult.claimed(claim, existing);
             }
-            // Another caller took it over, or it was deleted, since the read: decide again.
+            // Another caller took it over, or it was deleted, since the read, or the database's clock
+            // sees it live: decide again.
+            refused = existing;
         }
         throw new SQLException("key #" + shortHash(claim.key()) + " changed " + ATTEMPTS
                 + " times between a claim's statements; the table is under unusual churn");
+    }
+
+    private static boolean sameRecord(IdempotencyRecord a, IdempotencyRecord b) {
+        return b != null
+                && a.status() == b.status()
+                && a.owner().equals(b.owner())
+                && a.expiresAt().equals(b.expiresAt());
     }
 
     /** What the claim statement found. */
@@ -590,7 +606,8 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 for (int from = 0; from < keys.size(); from += DELETE_CHUNK) {
                     List<String> chunk = keys.subList(from, Math.min(keys.size(), from + DELETE_CHUNK));
                     String sql = "DELETE FROM " + TABLE + " WHERE idem_key IN ("
-                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ") AND " + purgeCondition();
+                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ") AND "
+                            + purgeCondition(dialect);
                     try (PreparedStatement ps = c.prepareStatement(sql)) {
                         int i = 1;
                         for (String k : chunk) {
@@ -607,15 +624,35 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    /** Not live, and not an IN_PROGRESS claim within its grace: parameters now, IN_PROGRESS, grace end. */
-    private static String purgeCondition() {
-        return "expires_at <= ? AND (status <> ? OR expires_at <= ?)";
+    /**
+     * Not live, and not an IN_PROGRESS claim within its grace, on the node's clock and on the
+     * database's ({@link #databaseNowBound}): parameters now, IN_PROGRESS, grace end, and where the
+     * database has a clock, the grace in milliseconds.
+     */
+    private static String purgeCondition(Dialect dialect) {
+        String graceEnd = dialect.nowMillis() == null ? "" : " AND expires_at <= " + dialect.nowMillis() + " - ?";
+        return "expires_at <= ?" + databaseNowBound(dialect) + " AND (status <> ? OR (expires_at <= ?" + graceEnd
+                + "))";
+    }
+
+    /**
+     * The database clock's half of an expiry decision: a record is purged or taken over only once its
+     * expiry has passed on the node's clock (the parameter beside this condition) <b>and</b> on the
+     * database's. So a node whose clock runs ahead can neither purge nor take over another node's
+     * record early, and a node never acts on a record that its own clock still sees live (it reports
+     * such a record as it is). Empty where the dialect has no database clock ({@link Dialect#nowMillis}).
+     */
+    private static String databaseNowBound(Dialect dialect) {
+        return dialect.nowMillis() == null ? "" : " AND expires_at <= " + dialect.nowMillis();
     }
 
     private void bindPurge(PreparedStatement ps, int first, long now, long graceEnd) throws SQLException {
         ps.setLong(first, now);
         ps.setString(first + 1, RecordStatus.IN_PROGRESS.name());
         ps.setLong(first + 2, graceEnd);
+        if (dialect.nowMillis() != null) {
+            ps.setLong(first + 3, settings.claimGrace().toMillis());
+        }
     }
 
     @Override
