@@ -55,7 +55,9 @@ import redis.clients.jedis.params.SetParams;
  * logged at WARNING: the method already ran, and its outcome is better on the primary than nowhere.
  *
  * <p>The store's clock is the node's wall clock (lease ends and retention are written as instants);
- * Redis's own TTLs are relative. Nodes' clocks must be synchronised (NTP), as with the other stores.
+ * Redis's own TTLs are relative, and a takeover needs the record's end to have passed on Redis's
+ * clock too ({@code TIME} in the compare-and-set script), so a node whose clock runs ahead takes over
+ * nothing early and Redis alone removes records.
  */
 public final class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
@@ -63,10 +65,16 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     /**
      * Replaces (ARGV[2], with PX ARGV[3]) or deletes (ARGV[2] empty) KEYS[1] if its value is exactly
-     * ARGV[1]; returns 1 if it did, 0 if the value was different or absent.
+     * ARGV[1]; returns 1 if it did, 0 if the value was different or absent. With ARGV[4] (a takeover:
+     * the judged record's expiry in epoch milliseconds), returns 2 and changes nothing while Redis's
+     * own clock ({@code TIME}) is before it: the record is still live, whatever the node's clock says.
      */
     static final String CAS_SCRIPT = "local v = redis.call('GET', KEYS[1])\n"
             + "if v ~= ARGV[1] then return 0 end\n"
+            + "if ARGV[4] then\n"
+            + "  local t = redis.call('TIME')\n"
+            + "  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) < tonumber(ARGV[4]) then return 2 end\n"
+            + "end\n"
             + "if ARGV[2] == '' then redis.call('DEL', KEYS[1])\n"
             + "else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end\n"
             + "return 1\n";
@@ -144,10 +152,15 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                     return ClaimResult.existing(existing);
                 }
                 // A lease or retention that ended but whose key Redis still holds (the claim grace):
-                // take it over only if it is still exactly what was judged.
-                if (compareAndSet(rk, seen, value, px)) {
+                // take it over only if it is still exactly what was judged, and if it ended on Redis's
+                // clock too (a node whose clock runs ahead must not take over early).
+                long r = casResult(rk, seen, value, px, existing.expiresAt().toEpochMilli());
+                if (r == 1) {
                     acknowledgedClaim(rk, key, value);
                     return ClaimResult.claimed(claim, existing);
+                }
+                if (r == 2) {
+                    return ClaimResult.existing(existing);
                 }
             }
             throw contended("claim", key);
@@ -329,9 +342,16 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     /** Runs the compare-and-set script; see {@link #CAS_SCRIPT}. */
     private boolean compareAndSet(byte[] rk, byte[] expected, byte[] next, long px) {
+        return casResult(rk, expected, next, px, null) == 1;
+    }
+
+    /** Runs the compare-and-set script, with the takeover's expiry check if {@code expiresAt} is set. */
+    private long casResult(byte[] rk, byte[] expected, byte[] next, long px, Long expiresAt) {
         List<byte[]> keys = List.of(rk);
-        List<byte[]> args =
-                List.of(expected, next, Long.toString(Math.max(1, px)).getBytes(StandardCharsets.US_ASCII));
+        byte[] pxArg = Long.toString(Math.max(1, px)).getBytes(StandardCharsets.US_ASCII);
+        List<byte[]> args = expiresAt == null
+                ? List.of(expected, next, pxArg)
+                : List.of(expected, next, pxArg, Long.toString(expiresAt).getBytes(StandardCharsets.US_ASCII));
         Object r;
         try {
             r = redis.evalsha(CAS_SHA, keys, args);
@@ -339,7 +359,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
             // Not loaded on this node yet (a new node, a restarted or failed-over primary): EVAL loads it.
             r = redis.eval(CAS_SOURCE, keys, args);
         }
-        return r instanceof Long l && l == 1L;
+        return r instanceof Long l ? l : 0;
     }
 
     /** Waits for replica acknowledgements of a claim; withdraws it and refuses if they do not come. */
