@@ -14,6 +14,8 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -49,7 +51,8 @@ import redis.clients.jedis.params.SetParams;
  * presence). {@link #purgeExpired} therefore deletes nothing and scans nothing.
  *
  * <p>With {@code idempotency.redis.wait-replicas} = n &gt; 0, a claim and a completion wait until n
- * replicas acknowledged the write ({@code WAIT}). A claim that is not acknowledged in time is
+ * replicas acknowledged the write ({@code WAIT}, in one pipeline with the write, so on the connection
+ * that wrote). A claim that is not acknowledged in time is
  * withdrawn and the call refused (store unavailable): the guarded method does not run on a claim that
  * a failover could lose. A completion that is not acknowledged in time is kept on the primary and
  * logged at WARNING: the method already ran, and its outcome is better on the primary than nowhere.
@@ -139,9 +142,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
                 byte[] value = RedisRecordCodec.encode(claim);
                 long px = saturatedAdd(millis(lease), graceMillis);
-                byte[] seen = redis.setGet(rk, value, SetParams.setParams().nx().px(px));
+                Acked<byte[]> set = setGet(rk, value, SetParams.setParams().nx().px(px));
+                byte[] seen = set.value();
                 if (seen == null) {
-                    acknowledgedClaim(rk, key, value);
+                    acknowledgedClaim(rk, key, value, set.acked());
                     return ClaimResult.claimed(claim);
                 }
                 IdempotencyRecord existing = decode(key, seen);
@@ -154,9 +158,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 // A lease or retention that ended but whose key Redis still holds (the claim grace):
                 // take it over only if it is still exactly what was judged, and if it ended on Redis's
                 // clock too (a node whose clock runs ahead must not take over early).
-                long r = casResult(rk, seen, value, px, existing.expiresAt().toEpochMilli());
+                Acked<Long> cas = acknowledgedCas(
+                        rk, seen, value, px, existing.expiresAt().toEpochMilli());
+                long r = cas.value();
                 if (r == 1) {
-                    acknowledgedClaim(rk, key, value);
+                    acknowledgedClaim(rk, key, value, cas.acked());
                     return ClaimResult.claimed(claim, existing);
                 }
                 if (r == 2) {
@@ -199,8 +205,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                             return retry && existing != null && RecordLifecycle.isCompletedBy(existing, owner);
                         }
                         IdempotencyRecord done = RecordLifecycle.complete(existing, outcome, clock.instant(), ttl);
-                        if (compareAndSet(rk, seen, RedisRecordCodec.encode(done), millis(ttl))) {
-                            acknowledgedCompletion(rk, key);
+                        Acked<Long> cas = acknowledgedCas(rk, seen, RedisRecordCodec.encode(done), millis(ttl), null);
+                        if (cas.value() == 1) {
+                            acknowledgedCompletion(key, cas.acked());
                             return true;
                         }
                     }
@@ -348,10 +355,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     /** Runs the compare-and-set script, with the takeover's expiry check if {@code expiresAt} is set. */
     private long casResult(byte[] rk, byte[] expected, byte[] next, long px, Long expiresAt) {
         List<byte[]> keys = List.of(rk);
-        byte[] pxArg = Long.toString(Math.max(1, px)).getBytes(StandardCharsets.US_ASCII);
-        List<byte[]> args = expiresAt == null
-                ? List.of(expected, next, pxArg)
-                : List.of(expected, next, pxArg, Long.toString(expiresAt).getBytes(StandardCharsets.US_ASCII));
+        List<byte[]> args = casArguments(expected, next, px, expiresAt);
         Object r;
         try {
             r = redis.evalsha(CAS_SHA, keys, args);
@@ -362,12 +366,52 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         return r instanceof Long l ? l : 0;
     }
 
-    /** Waits for replica acknowledgements of a claim; withdraws it and refuses if they do not come. */
-    private void acknowledgedClaim(byte[] rk, String key, byte[] value) {
+    private static List<byte[]> casArguments(byte[] expected, byte[] next, long px, Long expiresAt) {
+        byte[] pxArg = Long.toString(Math.max(1, px)).getBytes(StandardCharsets.US_ASCII);
+        return expiresAt == null
+                ? List.of(expected, next, pxArg)
+                : List.of(expected, next, pxArg, Long.toString(expiresAt).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** A write's answer, and how many replicas acknowledged it ({@code WAIT}; 0 without wait-replicas). */
+    private record Acked<T>(T value, long acked) {}
+
+    /**
+     * {@code SET ... GET} and, with wait-replicas, its {@code WAIT} in one pipeline: both on one
+     * connection, the one that wrote. {@code WAIT} counts only the writes of the connection it runs on;
+     * on another pooled connection (whose own writes the replicas already have) it returns at once.
+     */
+    private Acked<byte[]> setGet(byte[] rk, byte[] value, SetParams params) {
+        if (waitReplicas == 0) {
+            return new Acked<>(redis.setGet(rk, value, params), 0);
+        }
+        try (AbstractPipeline p = redis.pipelined()) {
+            Response<byte[]> seen = p.setGet(rk, value, params);
+            Response<Long> acked = p.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
+            p.sync();
+            return new Acked<>(seen.get(), acked.get());
+        }
+    }
+
+    /** The compare-and-set script and, with wait-replicas, its {@code WAIT} on the same connection. */
+    private Acked<Long> acknowledgedCas(byte[] rk, byte[] expected, byte[] next, long px, Long expiresAt) {
+        if (waitReplicas == 0) {
+            return new Acked<>(casResult(rk, expected, next, px, expiresAt), 0);
+        }
+        try (AbstractPipeline p = redis.pipelined()) {
+            // EVAL, not EVALSHA: in a pipeline a NOSCRIPT answer could not be retried on its connection.
+            Response<Object> r = p.eval(CAS_SOURCE, List.of(rk), casArguments(expected, next, px, expiresAt));
+            Response<Long> acked = p.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
+            p.sync();
+            return new Acked<>(r.get() instanceof Long l ? l : 0L, acked.get());
+        }
+    }
+
+    /** Refuses a claim that too few replicas acknowledged, after withdrawing it. */
+    private void acknowledgedClaim(byte[] rk, String key, byte[] value, long acked) {
         if (waitReplicas == 0) {
             return;
         }
-        long acked = redis.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
         if (acked < waitReplicas) {
             compareAndSet(rk, value, DELETE, 0);
             throw new IdempotencyStoreUnavailableException(
@@ -381,11 +425,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         }
     }
 
-    private void acknowledgedCompletion(byte[] rk, String key) {
+    private void acknowledgedCompletion(String key, long acked) {
         if (waitReplicas == 0) {
             return;
         }
-        long acked = redis.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
         if (acked < waitReplicas) {
             LOG.log(
                     System.Logger.Level.WARNING,
