@@ -11,8 +11,13 @@ import java.util.Locale;
  * @param metricsEnabled {@value #METRICS_ENABLED}
  * @param inspectionHttpEnabled {@value #INSPECTION_HTTP_ENABLED}
  * @param inspectionRole {@value #INSPECTION_ROLE}
+ * @param inspectionJmxRepairEnabled {@value #INSPECTION_JMX_REPAIR_ENABLED}
  */
-public record OpsSettings(boolean metricsEnabled, boolean inspectionHttpEnabled, String inspectionRole) {
+public record OpsSettings(
+        boolean metricsEnabled,
+        boolean inspectionHttpEnabled,
+        String inspectionRole,
+        boolean inspectionJmxRepairEnabled) {
 
     /** Whether guarded calls and store calls are counted and timed (and published). */
     public static final String METRICS_ENABLED = "idempotency.metrics.enabled";
@@ -20,6 +25,12 @@ public record OpsSettings(boolean metricsEnabled, boolean inspectionHttpEnabled,
     public static final String INSPECTION_HTTP_ENABLED = "idempotency.inspection.http.enabled";
     /** The role a caller of the inspection REST resource needs. */
     public static final String INSPECTION_ROLE = "idempotency.inspection.http.role";
+    /**
+     * Whether the inspection MXBean offers the repairs ({@code releaseInProgress}, {@code
+     * deleteCompleted}); off by default, as any JMX bridge could otherwise make a completed operation
+     * run again. Its read-only operations are always there.
+     */
+    public static final String INSPECTION_JMX_REPAIR_ENABLED = "idempotency.inspection.jmx.repair.enabled";
     /** Default of {@link #INSPECTION_ROLE}. */
     public static final String DEFAULT_INSPECTION_ROLE = "idempotency-operator";
 
@@ -33,7 +44,11 @@ public record OpsSettings(boolean metricsEnabled, boolean inspectionHttpEnabled,
                 .map(String::trim)
                 .filter(v -> !v.isEmpty())
                 .orElse(DEFAULT_INSPECTION_ROLE);
-        return new OpsSettings(bool(s, METRICS_ENABLED, true), bool(s, INSPECTION_HTTP_ENABLED, false), role);
+        return new OpsSettings(
+                bool(s, METRICS_ENABLED, true),
+                bool(s, INSPECTION_HTTP_ENABLED, false),
+                role,
+                bool(s, INSPECTION_JMX_REPAIR_ENABLED, false));
     }
 
     private static boolean bool(ConfigLookup s, String key, boolean fallback) {

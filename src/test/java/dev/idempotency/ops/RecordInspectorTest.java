@@ -1,6 +1,7 @@
 package dev.idempotency.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.ops.health.StoreReadinessCheck;
 import dev.idempotency.ops.inspection.RecordInspector;
@@ -11,6 +12,7 @@ import dev.idempotency.spi.RecordStatus;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -18,8 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import javax.management.MBeanOperationInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import javax.management.ReflectionException;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.Test;
@@ -48,7 +52,8 @@ class RecordInspectorTest {
         };
         Logger jul = Logger.getLogger(RecordInspector.class.getName());
         jul.addHandler(capture);
-        try (WeldContainer c = OpsWeld.weld(Map.of(), Charges.class).initialize()) {
+        try (WeldContainer c = OpsWeld.weld(Map.of(OpsSettings.INSPECTION_JMX_REPAIR_ENABLED, "true"), Charges.class)
+                .initialize()) {
             RecordInspector inspector = c.select(RecordInspector.class).get();
             IdempotencyMetrics metrics = c.select(IdempotencyMetrics.class).get();
             Charges charges = c.select(Charges.class).get();
@@ -135,6 +140,33 @@ class RecordInspectorTest {
         assertThat(log).anySatisfy(l -> assertThat(l).startsWith("INFO idempotency repair by bob: delete"));
         assertThat(log).anySatisfy(l -> assertThat(l).startsWith("INFO idempotency repair by jmx: delete"));
         assertThat(log).allSatisfy(l -> assertThat(l).doesNotContain("secret-"));
+    }
+
+    /**
+     * Without {@code idempotency.inspection.jmx.repair.enabled} the inspection MBean is read-only: a
+     * JMX bridge can find a record but neither delete nor release it.
+     */
+    @Test
+    void jmxRepairIsOffByDefaultAndReadOnlyInspectionStays() throws Exception {
+        try (WeldContainer c = OpsWeld.weld(Map.of(), Charges.class).initialize()) {
+            Charges charges = c.select(Charges.class).get();
+            String done = "secret-jmx-" + System.nanoTime();
+            charges.charge(done, 7);
+            String doneKey = RecordInspector.methodKey(done);
+            ObjectName jmx = new ObjectName("dev.idempotency:type=Inspection,application=\"default\"");
+            String[] sig = {String.class.getName(), String.class.getName(), String.class.getName()};
+
+            assertThat(Arrays.stream(JMX.getMBeanInfo(jmx).getOperations()).map(MBeanOperationInfo::getName))
+                    .as("the inspection MBean's operations")
+                    .contains("find", "methodKey")
+                    .doesNotContain("deleteCompleted", "releaseInProgress");
+            assertThatThrownBy(() ->
+                            JMX.invoke(jmx, "deleteCompleted", new Object[] {Charges.OPERATION, "", doneKey}, sig))
+                    .isInstanceOf(ReflectionException.class);
+            assertThat((String) JMX.invoke(jmx, "find", new Object[] {Charges.OPERATION, "", doneKey}, sig))
+                    .as("the record is still there")
+                    .contains("COMPLETED");
+        }
     }
 
     @Test

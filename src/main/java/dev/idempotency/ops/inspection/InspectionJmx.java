@@ -1,6 +1,7 @@
 package dev.idempotency.ops.inspection;
 
 import dev.idempotency.ops.Jmx;
+import dev.idempotency.ops.OpsSettings;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -12,10 +13,15 @@ import java.util.stream.Collectors;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
 import javax.security.auth.Subject;
+import org.eclipse.microprofile.config.ConfigProvider;
 
-/** Registers {@link InspectionMXBean} with the application and removes it with the application. */
+/**
+ * Registers the inspection MBean with the application and removes it with the application: read-only
+ * ({@link InspectionMXBean}), or with the repairs ({@link InspectionRepairMXBean}) when {@code
+ * idempotency.inspection.jmx.repair.enabled=true}.
+ */
 @ApplicationScoped
-public class InspectionJmx implements InspectionMXBean {
+public class InspectionJmx implements InspectionRepairMXBean {
 
     @Inject
     RecordInspector inspector;
@@ -24,8 +30,15 @@ public class InspectionJmx implements InspectionMXBean {
 
     /** Registers the MBean when the application starts. */
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        registered = Jmx.register(
-                Jmx.applicationName(), "Inspection", null, new StandardMBean(this, InspectionMXBean.class, true));
+        boolean repair = OpsSettings.from(key -> ConfigProvider.getConfig().getOptionalValue(key, String.class))
+                .inspectionJmxRepairEnabled();
+        // Without the switch the repairs are not registered at all: no JMX bridge can call them.
+        Class<? extends InspectionMXBean> view = repair ? InspectionRepairMXBean.class : InspectionMXBean.class;
+        registered = Jmx.register(Jmx.applicationName(), "Inspection", null, mbean(view));
+    }
+
+    private <T extends InspectionMXBean> StandardMBean mbean(Class<T> view) {
+        return new StandardMBean(view.cast(this), view, true);
     }
 
     @PreDestroy

@@ -92,6 +92,20 @@ enum Dialect {
         return this == DERBY ? owner + "." : owner;
     }
 
+    /**
+     * The database's current time in epoch milliseconds, as an SQL expression, for the expiry
+     * decisions the store makes in SQL (purge, takeover); {@code null} where the store has none it
+     * trusts (Derby's {@code CURRENT_TIMESTAMP} is in the server JVM's local time zone; a generic
+     * database is unknown), and there the node's clock alone decides.
+     */
+    String nowMillis() {
+        return switch (this) {
+            case POSTGRESQL, H2 -> "CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT)";
+            case MYSQL -> "CAST(FLOOR(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000) AS SIGNED)";
+            case DERBY, GENERIC -> null;
+        };
+    }
+
     /** Whether the jar ships DDL for this database. */
     boolean shipsDdl() {
         return shipsDdl;

@@ -67,18 +67,18 @@ import javax.sql.DataSource;
  * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout}: on PostgreSQL by cancelling a
  * statement past it ({@link StatementWatchdog}), elsewhere by a JDBC query timeout. A claim
  * whose wait times out reports the key as IN_PROGRESS, so the caller gets 409 or waits, never a server
- * error. Complete and release retry a lock timeout, a deadlock or a serialization failure for up to
- * {@link #SETTLE_RETRY}: the operation ran, and its outcome must not be lost to a passing lock. Any
- * other database failure is an {@link IdempotencyStoreUnavailableException} (HTTP 503). Instants come
- * from the store's {@link Clock}, in milliseconds.
+ * error. Complete and release retry a lock timeout, a deadlock, a serialization failure, a lost
+ * connection, a failover and a pool timeout for up to {@code idempotency.jpa.settle-patience}: the
+ * operation ran, and its outcome must not be lost to a passing fault. Any other database failure is an
+ * {@link IdempotencyStoreUnavailableException} (HTTP 503). Instants come from the store's {@link
+ * Clock}, in milliseconds; the purge and the takeover act on a record only once its expiry has passed
+ * on that clock and on the database's ({@link Dialect#nowMillis}), so a node whose clock runs ahead
+ * acts early on nobody's record.
  */
 public final class JpaIdempotencyStore implements IdempotencyStore {
 
     /** The table name. */
     public static final String TABLE = "idempotency_record";
-
-    /** How long complete and release retry a lock timeout, deadlock or serialization failure. */
-    static final Duration SETTLE_RETRY = Duration.ofSeconds(30);
 
     private static final System.Logger LOG = System.getLogger(JpaIdempotencyStore.class.getName());
     private static final int ATTEMPTS = 5;
@@ -88,6 +88,8 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private static final Set<String> TIMEOUT_STATES = Set.of("57014", "55P03", "HYT00", "70100", "40XL1");
     /** SQLStates of deadlocks and serialization failures: the statement can simply run again. */
     private static final Set<String> RETRY_STATES = Set.of("40001", "40P01");
+    /** SQLStates, besides class 08, of a server that cannot serve now but will: see {@link #isTransient}. */
+    private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "53300");
 
     private final Connections connections;
     private final Dialect dialect;
@@ -141,11 +143,13 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         this.readSql = dialect.read(false);
         this.joinedReadSql = dialect.read(true);
         this.takeoverSql = "UPDATE " + TABLE + " SET status = ?, owner_token = ?, fingerprint = ?, expires_at = ?,"
-                + " outcome = NULL, created_at = ?, updated_at = ? WHERE idem_key = ? AND expires_at <= ?";
+                + " outcome = NULL, created_at = ?, updated_at = ? WHERE idem_key = ? AND expires_at <= ?"
+                + databaseNowBound(dialect);
         this.completeSql =
                 "UPDATE " + TABLE + " SET status = ?, expires_at = ?, outcome = ?, updated_at = ? WHERE " + fence;
         this.releaseSql = "DELETE FROM " + TABLE + " WHERE " + fence;
-        this.purgeSelectSql = "SELECT idem_key FROM " + TABLE + " WHERE " + purgeCondition() + " ORDER BY expires_at";
+        this.purgeSelectSql =
+                "SELECT idem_key FROM " + TABLE + " WHERE " + purgeCondition(dialect) + " ORDER BY expires_at";
     }
 
     /**
@@ -288,6 +292,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     /** The claim on one connection: insert, else read and decide, else take over; see the class description. */
     private ClaimResult claimOn(Connection c, IdempotencyRecord claim, Instant now, boolean joined)
             throws SQLException {
+        IdempotencyRecord refused = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             Found found = insertOrFind(c, claimSql, claim, now);
             if (found.inserted()) {
@@ -297,16 +302,27 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             if (existing == null) {
                 continue; // released or purged since the INSERT: insert again
             }
-            if (RecordLifecycle.isLive(existing, now)) {
+            if (RecordLifecycle.isLive(existing, now) || sameRecord(existing, refused)) {
+                // Live on this node's clock, or (unchanged since the takeover that the database
+                // refused) live on the database's: this node's clock runs ahead.
                 return ClaimResult.existing(existing);
             }
             if (takeOver(c, claim, now)) {
                 return ClaimResult.claimed(claim, existing);
             }
-            // Another caller took it over, or it was deleted, since the read: decide again.
+            // Another caller took it over, or it was deleted, since the read, or the database's clock
+            // sees it live: decide again.
+            refused = existing;
         }
         throw new SQLException("key #" + shortHash(claim.key()) + " changed " + ATTEMPTS
                 + " times between a claim's statements; the table is under unusual churn");
+    }
+
+    private static boolean sameRecord(IdempotencyRecord a, IdempotencyRecord b) {
+        return b != null
+                && a.status() == b.status()
+                && a.owner().equals(b.owner())
+                && a.expiresAt().equals(b.expiresAt());
     }
 
     /** What the claim statement found. */
@@ -418,59 +434,102 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             throw new IllegalStateException("RecordLifecycle.complete changed the owner or the fingerprint of a"
                     + " claim; the JPA store's fenced UPDATE must be extended to write them");
         }
-        return settle("complete", key, c -> {
-            try (PreparedStatement ps = c.prepareStatement(completeSql)) {
-                ps.setString(1, done.status().name());
-                ps.setLong(2, done.expiresAt().toEpochMilli());
-                ps.setBytes(3, done.outcome());
-                ps.setLong(4, now.toEpochMilli());
-                bindFence(ps, 5, expected);
-                return bounded(ps, ps::executeUpdate) == 1;
-            }
-        });
+        return settle(
+                "complete",
+                key,
+                c -> {
+                    try (PreparedStatement ps = c.prepareStatement(completeSql)) {
+                        ps.setString(1, done.status().name());
+                        ps.setLong(2, done.expiresAt().toEpochMilli());
+                        ps.setBytes(3, done.outcome());
+                        ps.setLong(4, now.toEpochMilli());
+                        bindFence(ps, 5, expected);
+                        return bounded(ps, ps::executeUpdate) == 1;
+                    }
+                },
+                c -> {
+                    // An earlier attempt's UPDATE committed but its answer was lost: the row is this owner's
+                    // COMPLETED record.
+                    IdempotencyRecord r = read(c, key, false);
+                    return r != null && RecordLifecycle.isCompletedBy(r, owner);
+                });
     }
 
     /** Releases the owner's claim with one fenced DELETE ({@link RecordLifecycle#isOwnedBy} in SQL). */
     @Override
     public boolean release(String key, String owner) {
         IdempotencyRecord expected = expectedClaim(key, owner);
-        return settle("release", key, c -> {
-            try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
-                bindFence(ps, 1, expected);
-                return bounded(ps, ps::executeUpdate) == 1;
-            }
-        });
+        return settle(
+                "release",
+                key,
+                c -> {
+                    try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                        bindFence(ps, 1, expected);
+                        return bounded(ps, ps::executeUpdate) == 1;
+                    }
+                },
+                null);
     }
 
     /**
-     * Runs a fenced complete or release in the operation's mode. In the separate mode a lock timeout, a
-     * deadlock or a serialization failure (the statement did not apply) is retried for up to {@link
-     * #SETTLE_RETRY}: the operation already ran, and the engine cannot store its outcome later.
+     * Runs a fenced complete or release in the operation's mode. In the separate mode a transient
+     * failure ({@link #isTransient}: a lost connection, a failover, a pool timeout, a lock timeout, a
+     * deadlock) is retried until {@link JpaStoreSettings#settlePatience} has passed: the operation
+     * already ran, and an outcome that is not stored lets a retry run it again once the lease ends.
+     * The fence makes a retry safe: it changes the row only while it is still this owner's claim.
+     *
+     * @param landed after an attempt whose connection failed, the statement may have committed: when a
+     *     retry's fence finds nothing, this decides on a fresh connection whether the earlier attempt
+     *     did the work (null: take the retry's answer)
      */
-    private boolean settle(String action, String key, Connections.Work<Boolean> statement) {
+    private boolean settle(
+            String action, String key, Connections.Work<Boolean> statement, Connections.Work<Boolean> landed) {
         try {
             if (joined(operation)) {
                 return connections.joined(statement, operation);
             }
-            long deadline = System.nanoTime() + SETTLE_RETRY.toNanos();
+            long deadline = System.nanoTime() + settings.settlePatience().toNanos();
+            long pauseMillis = 50;
+            boolean mayHaveLanded = false;
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return connections.separate(statement);
+                    boolean done = connections.separate(statement);
+                    if (!done && mayHaveLanded && landed != null) {
+                        return connections.separate(landed);
+                    }
+                    return done;
                 } catch (SQLException e) {
-                    if (!(isTimeout(e) || isRetryable(e)) || System.nanoTime() - deadline >= 0) {
+                    boolean lock = isTimeout(e) || isRetryable(e);
+                    if (!(lock || isTransient(e)) || System.nanoTime() - deadline >= 0) {
                         throw e;
                     }
                     LOG.log(
                             Level.DEBUG,
-                            "key #{0}: {1} attempt {2} met a lock ({3}); retrying",
+                            "key #{0}: {1} attempt {2} failed ({3}); retrying",
                             shortHash(key),
                             action,
                             attempt,
-                            e.getSQLState());
+                            e.toString());
+                    if (!lock) {
+                        // A lock wait has already waited; a lost connection is retried after a pause
+                        // that grows, so that a failover is not met by a storm of reconnects.
+                        mayHaveLanded = true;
+                        pause(Math.min(pauseMillis, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)), e);
+                        pauseMillis = Math.min(1000, pauseMillis * 2);
+                    }
                 }
             }
         } catch (SQLException e) {
             throw unavailable(action, operation, key, e);
+        }
+    }
+
+    private static void pause(long millis, SQLException failure) throws SQLException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw failure;
         }
     }
 
@@ -547,7 +606,8 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 for (int from = 0; from < keys.size(); from += DELETE_CHUNK) {
                     List<String> chunk = keys.subList(from, Math.min(keys.size(), from + DELETE_CHUNK));
                     String sql = "DELETE FROM " + TABLE + " WHERE idem_key IN ("
-                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ") AND " + purgeCondition();
+                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ") AND "
+                            + purgeCondition(dialect);
                     try (PreparedStatement ps = c.prepareStatement(sql)) {
                         int i = 1;
                         for (String k : chunk) {
@@ -564,15 +624,35 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    /** Not live, and not an IN_PROGRESS claim within its grace: parameters now, IN_PROGRESS, grace end. */
-    private static String purgeCondition() {
-        return "expires_at <= ? AND (status <> ? OR expires_at <= ?)";
+    /**
+     * Not live, and not an IN_PROGRESS claim within its grace, on the node's clock and on the
+     * database's ({@link #databaseNowBound}): parameters now, IN_PROGRESS, grace end, and where the
+     * database has a clock, the grace in milliseconds.
+     */
+    private static String purgeCondition(Dialect dialect) {
+        String graceEnd = dialect.nowMillis() == null ? "" : " AND expires_at <= " + dialect.nowMillis() + " - ?";
+        return "expires_at <= ?" + databaseNowBound(dialect) + " AND (status <> ? OR (expires_at <= ?" + graceEnd
+                + "))";
+    }
+
+    /**
+     * The database clock's half of an expiry decision: a record is purged or taken over only once its
+     * expiry has passed on the node's clock (the parameter beside this condition) <b>and</b> on the
+     * database's. So a node whose clock runs ahead can neither purge nor take over another node's
+     * record early, and a node never acts on a record that its own clock still sees live (it reports
+     * such a record as it is). Empty where the dialect has no database clock ({@link Dialect#nowMillis}).
+     */
+    private static String databaseNowBound(Dialect dialect) {
+        return dialect.nowMillis() == null ? "" : " AND expires_at <= " + dialect.nowMillis();
     }
 
     private void bindPurge(PreparedStatement ps, int first, long now, long graceEnd) throws SQLException {
         ps.setLong(first, now);
         ps.setString(first + 1, RecordStatus.IN_PROGRESS.name());
         ps.setLong(first + 2, graceEnd);
+        if (dialect.nowMillis() != null) {
+            ps.setLong(first + 3, settings.claimGrace().toMillis());
+        }
     }
 
     @Override
@@ -749,6 +829,39 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 if (code == 1205 || code == 1969 || code == 3024) {
                     return true;
                 }
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a failure is one a retry on a new connection can overcome: a connection that was lost or
+     * could not be had (SQLState class 08, a pool timeout, a closed connection), a server that is
+     * shutting down, starting or out of connections (PostgreSQL 57P01-57P03, 53300; MariaDB/MySQL
+     * 1040, 1053, 2006, 2013).
+     */
+    static boolean isTransient(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLRecoverableException
+                    || t instanceof java.sql.SQLNonTransientConnectionException) {
+                return true;
+            }
+            if (t instanceof SQLException s) {
+                String state = s.getSQLState();
+                if (state != null && (state.startsWith("08") || TRANSIENT_STATES.contains(state))) {
+                    return true;
+                }
+                int code = s.getErrorCode();
+                if (code == 1040 || code == 1053 || code == 2006 || code == 2013) {
+                    return true;
+                }
+            }
+            if (t instanceof java.io.IOException) {
+                return true;
             }
             if (t.getCause() == t) {
                 break;

@@ -25,6 +25,12 @@ public final class JpaStoreSettings {
      * past its lease without a competitor can still store its outcome.
      */
     public static final String CLAIM_GRACE = "idempotency.jpa.claim-grace";
+    /**
+     * How long a complete or release keeps retrying a lost connection, a failover, a pool timeout or a
+     * lock, before the outcome is given up (docs/operations.md, "When the store fails after the
+     * operation ran").
+     */
+    public static final String SETTLE_PATIENCE = "idempotency.jpa.settle-patience";
 
     /** Default of {@link #DATASOURCE}: the platform's default data source. */
     public static final String DEFAULT_DATASOURCE = "java:comp/DefaultDataSource";
@@ -34,11 +40,14 @@ public final class JpaStoreSettings {
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
     /** Default of {@link #CLAIM_GRACE}. */
     public static final Duration DEFAULT_CLAIM_GRACE = Duration.ofHours(1);
+    /** Default of {@link #SETTLE_PATIENCE}. */
+    public static final Duration DEFAULT_SETTLE_PATIENCE = Duration.ofMinutes(2);
 
     private final ConfigLookup settings;
     private final TransactionMode defaultMode;
     private final Duration lockTimeout;
     private final Duration claimGrace;
+    private final Duration settlePatience;
     private final Map<String, TransactionMode> modes = new ConcurrentHashMap<>();
 
     /**
@@ -70,6 +79,10 @@ public final class JpaStoreSettings {
             throw new IdempotencyConfigurationException(
                     "Config key '" + CLAIM_GRACE + "' is " + claimGrace + "; set zero or a positive duration.");
         }
+        this.settlePatience = settings.get(SETTLE_PATIENCE)
+                .filter(v -> !v.isBlank())
+                .map(v -> ConfigLookup.duration(SETTLE_PATIENCE, v))
+                .orElse(DEFAULT_SETTLE_PATIENCE);
     }
 
     /** The data source's JNDI name. */
@@ -120,6 +133,11 @@ public final class JpaStoreSettings {
     /** How long the purge keeps an IN_PROGRESS row after its lease ended. */
     public Duration claimGrace() {
         return claimGrace;
+    }
+
+    /** How long a complete or release retries a transient failure. */
+    public Duration settlePatience() {
+        return settlePatience;
     }
 
     /** Whether to create the table when missing (default true). */

@@ -11,9 +11,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.SetParams;
@@ -31,6 +37,8 @@ import redis.clients.jedis.params.SetParams;
  *       key is absent and otherwise returns what is there. A record that is there but no longer live
  *       (a lease that ended) is taken over by the compare-and-set below;
  *   <li>complete, release, operator delete: {@code GET}, decide, then the compare-and-set script;
+ *       complete and release retry a lost connection or a failover for {@code
+ *       idempotency.redis.settle-patience} ({@link #isTransient});
  *   <li>compare-and-set: a Lua script ({@link #CAS_SCRIPT}, run by its SHA) that replaces or deletes
  *       the value only if it is still byte for byte the value that was judged. Owner tokens are unique
  *       per call and every record holds its owner, so an unchanged value is the same record: this is
@@ -43,13 +51,16 @@ import redis.clients.jedis.params.SetParams;
  * presence). {@link #purgeExpired} therefore deletes nothing and scans nothing.
  *
  * <p>With {@code idempotency.redis.wait-replicas} = n &gt; 0, a claim and a completion wait until n
- * replicas acknowledged the write ({@code WAIT}). A claim that is not acknowledged in time is
+ * replicas acknowledged the write ({@code WAIT}, in one pipeline with the write, so on the connection
+ * that wrote). A claim that is not acknowledged in time is
  * withdrawn and the call refused (store unavailable): the guarded method does not run on a claim that
  * a failover could lose. A completion that is not acknowledged in time is kept on the primary and
  * logged at WARNING: the method already ran, and its outcome is better on the primary than nowhere.
  *
  * <p>The store's clock is the node's wall clock (lease ends and retention are written as instants);
- * Redis's own TTLs are relative. Nodes' clocks must be synchronised (NTP), as with the other stores.
+ * Redis's own TTLs are relative, and a takeover needs the record's end to have passed on Redis's
+ * clock too ({@code TIME} in the compare-and-set script), so a node whose clock runs ahead takes over
+ * nothing early and Redis alone removes records.
  */
 public final class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
@@ -57,10 +68,16 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     /**
      * Replaces (ARGV[2], with PX ARGV[3]) or deletes (ARGV[2] empty) KEYS[1] if its value is exactly
-     * ARGV[1]; returns 1 if it did, 0 if the value was different or absent.
+     * ARGV[1]; returns 1 if it did, 0 if the value was different or absent. With ARGV[4] (a takeover:
+     * the judged record's expiry in epoch milliseconds), returns 2 and changes nothing while Redis's
+     * own clock ({@code TIME}) is before it: the record is still live, whatever the node's clock says.
      */
     static final String CAS_SCRIPT = "local v = redis.call('GET', KEYS[1])\n"
             + "if v ~= ARGV[1] then return 0 end\n"
+            + "if ARGV[4] then\n"
+            + "  local t = redis.call('TIME')\n"
+            + "  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) < tonumber(ARGV[4]) then return 2 end\n"
+            + "end\n"
             + "if ARGV[2] == '' then redis.call('DEL', KEYS[1])\n"
             + "else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end\n"
             + "return 1\n";
@@ -79,6 +96,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     private final long graceMillis;
     private final int waitReplicas;
     private final long waitTimeoutMillis;
+    private final long settlePatienceNanos;
     private final String where;
     private final boolean ownsClient;
 
@@ -95,6 +113,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         this.graceMillis = settings.claimGrace().toMillis();
         this.waitReplicas = settings.waitReplicas();
         this.waitTimeoutMillis = Math.max(1, settings.waitTimeout().toMillis());
+        this.settlePatienceNanos = settings.settlePatience().toNanos();
         this.where = settings.describe();
         this.ownsClient = ownsClient;
     }
@@ -123,9 +142,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
                 byte[] value = RedisRecordCodec.encode(claim);
                 long px = saturatedAdd(millis(lease), graceMillis);
-                byte[] seen = redis.setGet(rk, value, SetParams.setParams().nx().px(px));
+                Acked<byte[]> set = setGet(rk, value, SetParams.setParams().nx().px(px));
+                byte[] seen = set.value();
                 if (seen == null) {
-                    acknowledgedClaim(rk, key, value);
+                    acknowledgedClaim(rk, key, value, set.acked());
                     return ClaimResult.claimed(claim);
                 }
                 IdempotencyRecord existing = decode(key, seen);
@@ -136,10 +156,17 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                     return ClaimResult.existing(existing);
                 }
                 // A lease or retention that ended but whose key Redis still holds (the claim grace):
-                // take it over only if it is still exactly what was judged.
-                if (compareAndSet(rk, seen, value, px)) {
-                    acknowledgedClaim(rk, key, value);
+                // take it over only if it is still exactly what was judged, and if it ended on Redis's
+                // clock too (a node whose clock runs ahead must not take over early).
+                Acked<Long> cas = acknowledgedCas(
+                        rk, seen, value, px, existing.expiresAt().toEpochMilli());
+                long r = cas.value();
+                if (r == 1) {
+                    acknowledgedClaim(rk, key, value, cas.acked());
                     return ClaimResult.claimed(claim, existing);
+                }
+                if (r == 2) {
+                    return ClaimResult.existing(existing);
                 }
             }
             throw contended("claim", key);
@@ -159,40 +186,51 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         });
     }
 
+    /**
+     * Completes the owner's claim (GET, decide, compare-and-set), retrying a transient failure for
+     * {@code idempotency.redis.settle-patience}. A retry that finds the owner's own COMPLETED record
+     * reports it done: an earlier attempt's write landed and only its answer was lost.
+     */
     @Override
     public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
         byte[] rk = redisKey(key);
-        return guarded("complete", key, () -> {
-            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-                byte[] seen = redis.get(rk);
-                IdempotencyRecord existing = seen == null ? null : decode(key, seen);
-                if (!RecordLifecycle.isOwnedBy(existing, owner)) {
-                    return false;
-                }
-                IdempotencyRecord done = RecordLifecycle.complete(existing, outcome, clock.instant(), ttl);
-                if (compareAndSet(rk, seen, RedisRecordCodec.encode(done), millis(ttl))) {
-                    acknowledgedCompletion(rk, key);
-                    return true;
-                }
-            }
-            throw contended("complete", key);
-        });
+        return guarded(
+                "complete",
+                key,
+                () -> persistently("complete", key, retry -> {
+                    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                        byte[] seen = redis.get(rk);
+                        IdempotencyRecord existing = seen == null ? null : decode(key, seen);
+                        if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                            return retry && existing != null && RecordLifecycle.isCompletedBy(existing, owner);
+                        }
+                        IdempotencyRecord done = RecordLifecycle.complete(existing, outcome, clock.instant(), ttl);
+                        Acked<Long> cas = acknowledgedCas(rk, seen, RedisRecordCodec.encode(done), millis(ttl), null);
+                        if (cas.value() == 1) {
+                            acknowledgedCompletion(key, cas.acked());
+                            return true;
+                        }
+                    }
+                    throw contended("complete", key);
+                }));
     }
 
+    /** Releases the owner's claim, retrying a transient failure like {@link #complete}. */
     @Override
     public boolean release(String key, String owner) {
-        return fencedDelete("release", key, existing -> RecordLifecycle.isOwnedBy(existing, owner));
+        return fencedDelete("release", key, existing -> RecordLifecycle.isOwnedBy(existing, owner), true);
     }
 
     @Override
     public boolean deleteCompleted(String key, String owner) {
-        return fencedDelete("delete", key, existing -> RecordLifecycle.isCompletedBy(existing, owner));
+        return fencedDelete("delete", key, existing -> RecordLifecycle.isCompletedBy(existing, owner), false);
     }
 
     /** Deletes the record if {@code mayDelete} holds for it, and only if it is still that record. */
-    private boolean fencedDelete(String operation, String key, Predicate<IdempotencyRecord> mayDelete) {
+    private boolean fencedDelete(
+            String operation, String key, Predicate<IdempotencyRecord> mayDelete, boolean persistent) {
         byte[] rk = redisKey(key);
-        return guarded(operation, key, () -> {
+        Function<Boolean, Boolean> delete = retry -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 byte[] seen = redis.get(rk);
                 if (!mayDelete.test(seen == null ? null : decode(key, seen))) {
@@ -203,7 +241,62 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 }
             }
             throw contended(operation, key);
-        });
+        };
+        return guarded(operation, key, () -> persistent ? persistently(operation, key, delete) : delete.apply(false));
+    }
+
+    /**
+     * Runs a complete or release again after a transient failure ({@link #isTransient}) until it
+     * succeeds or the settle patience has passed; {@code attempt} is told whether an earlier attempt
+     * may have been applied. The operation already ran: an outcome that is not stored lets a retry run
+     * it again once the lease ends, so waiting out a failover is worth more than answering fast.
+     */
+    private <T> T persistently(String operation, String key, Function<Boolean, T> attempt) {
+        long deadline = System.nanoTime() + settlePatienceNanos;
+        long pauseMillis = 50;
+        for (boolean retry = false; ; retry = true) {
+            try {
+                return attempt.apply(retry);
+            } catch (JedisException e) {
+                if (!isTransient(e) || System.nanoTime() - deadline >= 0) {
+                    throw e;
+                }
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        "Redis {0} of key {1} failed ({2}); retrying",
+                        operation,
+                        hash(key),
+                        e.toString());
+                try {
+                    Thread.sleep(Math.min(pauseMillis, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                pauseMillis = Math.min(1000, pauseMillis * 2);
+            }
+        }
+    }
+
+    /**
+     * Whether a retry can overcome the failure: a lost or refused connection, no free connection in the
+     * pool, a cluster redirecting or electing, or a server loading its data or turned replica by a
+     * failover.
+     */
+    static boolean isTransient(JedisException e) {
+        if (e instanceof JedisConnectionException || e instanceof JedisClusterOperationException) {
+            return true;
+        }
+        if (e.getCause() instanceof java.util.NoSuchElementException) {
+            return true; // the pool had no connection to give within the timeout
+        }
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        return e instanceof JedisDataException
+                && (m.startsWith("LOADING")
+                        || m.startsWith("READONLY")
+                        || m.startsWith("MASTERDOWN")
+                        || m.startsWith("TRYAGAIN")
+                        || m.startsWith("CLUSTERDOWN"));
     }
 
     /**
@@ -256,9 +349,13 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     /** Runs the compare-and-set script; see {@link #CAS_SCRIPT}. */
     private boolean compareAndSet(byte[] rk, byte[] expected, byte[] next, long px) {
+        return casResult(rk, expected, next, px, null) == 1;
+    }
+
+    /** Runs the compare-and-set script, with the takeover's expiry check if {@code expiresAt} is set. */
+    private long casResult(byte[] rk, byte[] expected, byte[] next, long px, Long expiresAt) {
         List<byte[]> keys = List.of(rk);
-        List<byte[]> args =
-                List.of(expected, next, Long.toString(Math.max(1, px)).getBytes(StandardCharsets.US_ASCII));
+        List<byte[]> args = casArguments(expected, next, px, expiresAt);
         Object r;
         try {
             r = redis.evalsha(CAS_SHA, keys, args);
@@ -266,15 +363,55 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
             // Not loaded on this node yet (a new node, a restarted or failed-over primary): EVAL loads it.
             r = redis.eval(CAS_SOURCE, keys, args);
         }
-        return r instanceof Long l && l == 1L;
+        return r instanceof Long l ? l : 0;
     }
 
-    /** Waits for replica acknowledgements of a claim; withdraws it and refuses if they do not come. */
-    private void acknowledgedClaim(byte[] rk, String key, byte[] value) {
+    private static List<byte[]> casArguments(byte[] expected, byte[] next, long px, Long expiresAt) {
+        byte[] pxArg = Long.toString(Math.max(1, px)).getBytes(StandardCharsets.US_ASCII);
+        return expiresAt == null
+                ? List.of(expected, next, pxArg)
+                : List.of(expected, next, pxArg, Long.toString(expiresAt).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** A write's answer, and how many replicas acknowledged it ({@code WAIT}; 0 without wait-replicas). */
+    private record Acked<T>(T value, long acked) {}
+
+    /**
+     * {@code SET ... GET} and, with wait-replicas, its {@code WAIT} in one pipeline: both on one
+     * connection, the one that wrote. {@code WAIT} counts only the writes of the connection it runs on;
+     * on another pooled connection (whose own writes the replicas already have) it returns at once.
+     */
+    private Acked<byte[]> setGet(byte[] rk, byte[] value, SetParams params) {
+        if (waitReplicas == 0) {
+            return new Acked<>(redis.setGet(rk, value, params), 0);
+        }
+        try (AbstractPipeline p = redis.pipelined()) {
+            Response<byte[]> seen = p.setGet(rk, value, params);
+            Response<Long> acked = p.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
+            p.sync();
+            return new Acked<>(seen.get(), acked.get());
+        }
+    }
+
+    /** The compare-and-set script and, with wait-replicas, its {@code WAIT} on the same connection. */
+    private Acked<Long> acknowledgedCas(byte[] rk, byte[] expected, byte[] next, long px, Long expiresAt) {
+        if (waitReplicas == 0) {
+            return new Acked<>(casResult(rk, expected, next, px, expiresAt), 0);
+        }
+        try (AbstractPipeline p = redis.pipelined()) {
+            // EVAL, not EVALSHA: in a pipeline a NOSCRIPT answer could not be retried on its connection.
+            Response<Object> r = p.eval(CAS_SOURCE, List.of(rk), casArguments(expected, next, px, expiresAt));
+            Response<Long> acked = p.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
+            p.sync();
+            return new Acked<>(r.get() instanceof Long l ? l : 0L, acked.get());
+        }
+    }
+
+    /** Refuses a claim that too few replicas acknowledged, after withdrawing it. */
+    private void acknowledgedClaim(byte[] rk, String key, byte[] value, long acked) {
         if (waitReplicas == 0) {
             return;
         }
-        long acked = redis.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
         if (acked < waitReplicas) {
             compareAndSet(rk, value, DELETE, 0);
             throw new IdempotencyStoreUnavailableException(
@@ -288,11 +425,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         }
     }
 
-    private void acknowledgedCompletion(byte[] rk, String key) {
+    private void acknowledgedCompletion(String key, long acked) {
         if (waitReplicas == 0) {
             return;
         }
-        long acked = redis.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
         if (acked < waitReplicas) {
             LOG.log(
                     System.Logger.Level.WARNING,

@@ -52,6 +52,13 @@ public final class RedisStoreSettings {
     /** Config key: how long a write waits for {@link #WAIT_REPLICAS} acknowledgements. */
     public static final String WAIT_TIMEOUT = "idempotency.redis.wait-timeout";
 
+    /**
+     * Config key: how long a complete or release keeps retrying a lost connection, a full pool or a
+     * failover before the outcome is given up (docs/operations.md, "When the store fails after the
+     * operation ran").
+     */
+    public static final String SETTLE_PATIENCE = "idempotency.redis.settle-patience";
+
     /** Default of {@link #URI}. */
     public static final String DEFAULT_URI = "redis://127.0.0.1:6379";
     /** Default of {@link #CONNECT_TIMEOUT}. */
@@ -66,6 +73,8 @@ public final class RedisStoreSettings {
     public static final Duration DEFAULT_CLAIM_GRACE = Duration.ofHours(1);
     /** Default of {@link #WAIT_TIMEOUT}. */
     public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(1);
+    /** Default of {@link #SETTLE_PATIENCE}. */
+    public static final Duration DEFAULT_SETTLE_PATIENCE = Duration.ofMinutes(2);
 
     /** Which kind of Redis deployment the store talks to. */
     public enum Topology {
@@ -92,6 +101,7 @@ public final class RedisStoreSettings {
     private final Duration claimGrace;
     private final int waitReplicas;
     private final Duration waitTimeout;
+    private final Duration settlePatience;
 
     /** A {@code host:port} pair of a seed node or a Sentinel. */
     public record HostPort(String host, int port) {}
@@ -132,6 +142,7 @@ public final class RedisStoreSettings {
         this.claimGrace = text(settings, CLAIM_GRACE).map(v -> parseGrace(v)).orElse(DEFAULT_CLAIM_GRACE);
         this.waitReplicas = integer(settings, WAIT_REPLICAS, 0, 0);
         this.waitTimeout = duration(settings, WAIT_TIMEOUT, DEFAULT_WAIT_TIMEOUT);
+        this.settlePatience = duration(settings, SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE);
     }
 
     /** The topology the keys select. */
@@ -207,6 +218,11 @@ public final class RedisStoreSettings {
     /** How long to wait for them. */
     public Duration waitTimeout() {
         return waitTimeout;
+    }
+
+    /** How long a complete or release retries a transient failure. */
+    public Duration settlePatience() {
+        return settlePatience;
     }
 
     /** The database number of a standalone or Sentinel URI path ({@code /2}), default 0. */

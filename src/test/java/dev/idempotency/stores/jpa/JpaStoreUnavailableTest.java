@@ -43,7 +43,9 @@ class JpaStoreUnavailableTest {
         try (HikariDataSource ds = db.get()) {
             SwitchableDataSource switchable = new SwitchableDataSource(ds);
             MutableClock clock = new MutableClock();
-            JpaIdempotencyStore store = TestDatabases.store(switchable, clock, Map.of());
+            // Complete and release retry a lost connection for the settle patience, then fail as here.
+            JpaIdempotencyStore store =
+                    TestDatabases.store(switchable, clock, Map.of(JpaStoreSettings.SETTLE_PATIENCE, "PT0.5S"));
             try {
                 String k = Hashing.sha256Hex("outage-" + System.nanoTime());
                 store.claim(k, "owner", "fp", Duration.ofMinutes(1));

@@ -98,8 +98,9 @@ class RedisStoreTest extends IdempotencyStoreContract {
     @Test
     void aRedisThatGoesAwayMakesTheStoreUnavailableAndItResumesWhenRedisIsBack() {
         RedisServers.start(OWN);
-        try (RedisIdempotencyStore own =
-                RedisStores.start(settings(OWN, Map.of(RedisStoreSettings.TIMEOUT, "PT0.5S")))) {
+        // A completion retries a lost connection for the settle patience, then fails as here.
+        try (RedisIdempotencyStore own = RedisStores.start(settings(
+                OWN, Map.of(RedisStoreSettings.TIMEOUT, "PT0.5S", RedisStoreSettings.SETTLE_PATIENCE, "PT1S")))) {
             String before = key();
             assertThat(own.claim(before, "o", "fp", Duration.ofMinutes(1)).claimed())
                     .isTrue();
