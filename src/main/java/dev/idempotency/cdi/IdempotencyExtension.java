@@ -105,9 +105,10 @@ public class IdempotencyExtension implements Extension {
                 continue;
             }
             guarded.add(new Guarded(cls, method));
-            if (!isResourceMethod(method)) {
-                intercepted.add(new Guarded(cls, method));
+            if (isResourceMethod(method)) {
+                continue; // the JAX-RS filter's
             }
+            intercepted.add(new Guarded(cls, method));
             if (!m.isAnnotationPresent(Idempotent.class) && !type.isAnnotationPresent(Idempotent.class)) {
                 toBind.add(method);
             }
