@@ -72,6 +72,7 @@ class HttpIdempotencyIT {
                         AsyncOrdersResource.class,
                         CartsResource.class,
                         CartsResource.Items.class,
+                        CartsResource.Notes.class,
                         Counter.class,
                         CounterResource.class,
                         ExchangeHeaders.class,
@@ -193,6 +194,18 @@ class HttpIdempotencyIT {
         assertEquals(1, count("item:c1:" + item), "executions for one key");
         assertProblem(post("carts/c2/items", item), 400, "key-missing");
         assertEquals(0, count("item:c2:" + item), "required = true applies to the sub-resource");
+    }
+
+    @Test
+    void twoSubResourcesAreTwoOperations() throws Exception {
+        String text = unique();
+        String key = unique();
+        HttpResponse<byte[]> item = post("carts/c3/items", text, KEY, key);
+        assertEquals(200, item.statusCode(), () -> text(item));
+        HttpResponse<byte[]> note = post("carts/c3/notes", text, KEY, key);
+        assertEquals(200, note.statusCode(), () -> "the other sub-resource's operation, not its record: " + text(note));
+        assertFalse(replayed(note));
+        assertEquals(1, count("note:c3:" + text), "the note ran under the key the item used");
     }
 
     // Rule 7: replay is faithful.

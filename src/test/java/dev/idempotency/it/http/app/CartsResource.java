@@ -21,6 +21,32 @@ public class CartsResource {
         return new Items(counter, cart);
     }
 
+    /** Locates one cart's notes: a second sub-resource whose method template is {@code /} too. */
+    @Path("{cart}/notes")
+    public Notes notes(@PathParam("cart") String cart) {
+        return new Notes(counter, cart);
+    }
+
+    /** Another sub-resource, whose guarded method has the same template as {@link Items#add}. */
+    public static class Notes {
+        private final Counter counter;
+        private final String cart;
+
+        Notes(Counter counter, String cart) {
+            this.counter = counter;
+            this.cart = cart;
+        }
+
+        /** Adds a note; the response names the run. */
+        @POST
+        @Consumes("text/plain")
+        @Produces("text/plain")
+        @Idempotent
+        public String add(String note) {
+            return cart + ":" + note + "-" + counter.ran("note:" + cart + ":" + note);
+        }
+    }
+
     /** A sub-resource, created by the locator (not by CDI). */
     public static class Items {
         private final Counter counter;
