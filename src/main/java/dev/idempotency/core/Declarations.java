@@ -64,15 +64,41 @@ public final class Declarations {
     }
 
     private static void addDeclared(List<Method> found, Class<?> type, Method method) {
-        try {
-            Method m = type.getDeclaredMethod(method.getName(), method.getParameterTypes());
+        for (Method m : type.getDeclaredMethods()) {
             int mod = m.getModifiers();
-            if (!Modifier.isPrivate(mod) && !Modifier.isStatic(mod)) {
+            if (!m.isSynthetic()
+                    && !Modifier.isPrivate(mod)
+                    && !Modifier.isStatic(mod)
+                    && m.getName().equals(method.getName())
+                    && overrides(method, m)) {
                 found.add(m);
+                return;
             }
-        } catch (NoSuchMethodException e) {
-            // not declared on this type
         }
+    }
+
+    /**
+     * Whether {@code method} overrides or implements {@code declared}: the same parameter types, or,
+     * where {@code declared} has a type variable parameter ({@code handle(T)} of a {@code
+     * Handler<String>}), a type its erasure accepts.
+     */
+    private static boolean overrides(Method method, Method declared) {
+        Class<?>[] own = method.getParameterTypes();
+        Class<?>[] theirs = declared.getParameterTypes();
+        if (own.length != theirs.length) {
+            return false;
+        }
+        java.lang.reflect.Type[] generic = declared.getGenericParameterTypes();
+        for (int i = 0; i < own.length; i++) {
+            boolean same = own[i] == theirs[i];
+            boolean typeVariable = generic.length == own.length
+                    && generic[i] instanceof java.lang.reflect.TypeVariable<?>
+                    && theirs[i].isAssignableFrom(own[i]);
+            if (!same && !typeVariable) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -126,6 +126,33 @@ class DeclarationStylesTest {
         }
     }
 
+    /** A generic interface: the bean's method has other parameter types than the declaration's erasure. */
+    public interface Handler<T> {
+        @Idempotent
+        int handle(@IdempotencyKey T id);
+    }
+
+    @ApplicationScoped
+    public static class StringHandler implements Handler<String> {
+        final AtomicInteger runs = new AtomicInteger();
+
+        @Override
+        public int handle(String id) {
+            return runs.incrementAndGet();
+        }
+    }
+
+    @Test
+    void genericInterfaceMethodIsGuarded() {
+        try (WeldContainer c = WeldBoot.weld(Map.of(), StringHandler.class).initialize()) {
+            StringHandler handler = c.select(StringHandler.class).get();
+            String id = key();
+            assertThat(handler.handle(id)).isEqualTo(1);
+            assertThat(handler.handle(id)).as("the repeat replays").isEqualTo(1);
+            assertThat(handler.handle(key())).as("another id runs").isEqualTo(2);
+        }
+    }
+
     @Test
     void defaultMethodIsGuarded() {
         try (WeldContainer c = WeldBoot.weld(Map.of(), GreeterBean.class).initialize()) {
