@@ -77,8 +77,13 @@ import java.lang.annotation.Target;
  * <p>Every member can be overridden by MicroProfile Config, most specific first: {@code
  * <class>/<method>/Idempotent/<member>}, then {@code <class>/Idempotent/<member>}, then {@code
  * Idempotent/<member>}, then the annotation value. {@code <class>} is the fully qualified name of
- * the class that declares the method. {@link #ttl()} and {@link #lease()} left empty fall back to
+ * the type that declares the method that runs (the implementation, also when this annotation is on
+ * an interface or superclass method). {@link #ttl()} and {@link #lease()} left empty fall back to
  * {@code idempotency.ttl} and {@code idempotency.lease}.
+ *
+ * <p>It may be declared on the method, on a superclass method it overrides, on an interface method it
+ * implements (abstract or default), or on a type; the nearest method declaration wins, whole, then
+ * the class's, then an interface's. Two interfaces declaring it differently fail the deployment.
  *
  * <p>On a JAX-RS resource the key comes from the {@code Idempotency-Key} request header instead; see
  * docs/http.md for the HTTP rules.
@@ -93,7 +98,8 @@ public @interface Idempotent {
     /**
      * A stable operation name that namespaces the keys, so records survive renaming the class or
      * method. Any non-blank text. On a class it is a prefix: each method's operation is {@code
-     * <name>.<methodName>}, so methods never share records. Default: derived from the declaring class,
+     * <name>.<methodName>}, or {@code <name>.<methodName>(<parameter types>)} for an overloaded
+     * method, so methods never share records. Default: derived from the declaring class,
      * the method name and its parameter types, e.g. {@code com.example.Orders#place(String,Order)}.
      */
     @Nonbinding

@@ -2,6 +2,7 @@ package dev.idempotency.cdi;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
+import dev.idempotency.core.Declarations;
 import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
@@ -18,14 +19,15 @@ import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
-import jakarta.enterprise.inject.spi.WithAnnotations;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -39,6 +41,9 @@ public class IdempotencyExtension implements Extension {
     private final Set<Guarded> guarded = new LinkedHashSet<>();
     /** The subset of {@link #guarded} that the interceptor serves (all but JAX-RS resource methods). */
     private final Set<Guarded> intercepted = new LinkedHashSet<>();
+
+    /** Declarations found ambiguous while collecting, reported when the deployment is validated. */
+    private final List<IdempotencyConfigurationException> problems = new ArrayList<>();
 
     /** A guarded method as a bean class has it (the class-level {@code @Idempotent} is the bean's). */
     record Guarded(Class<?> beanClass, Method method) {}
@@ -68,26 +73,50 @@ public class IdempotencyExtension implements Extension {
                 .add(new PriorityLiteral(priority));
     }
 
-    <T> void collect(@Observes @WithAnnotations(Idempotent.class) ProcessAnnotatedType<T> pat) {
+    /**
+     * Finds the guarded methods of every type, and binds the interceptor to those whose {@code
+     * @Idempotent} is declared where CDI does not look: on an interface method (abstract or default),
+     * an overridden superclass method, or an interface. Observes every type: {@code @WithAnnotations}
+     * sees a type's own members and its superclasses' but not its interfaces'.
+     */
+    <T> void collect(@Observes ProcessAnnotatedType<T> pat) {
         AnnotatedType<T> type = pat.getAnnotatedType();
         Class<T> cls = type.getJavaClass();
-        if (cls == IdempotentInterceptor.class || cls == IdempotentWorkInterceptor.class) {
+        if (cls == IdempotentInterceptor.class
+                || cls == IdempotentWorkInterceptor.class
+                || cls.isInterface()
+                || !Declarations.mayDeclare(cls)) {
             return;
         }
-        Idempotent classLevel = cls.getAnnotation(Idempotent.class);
+        Set<Method> toBind = new HashSet<>();
         for (AnnotatedMethod<? super T> m : type.getMethods()) {
             Method method = m.getJavaMember();
             if (!guardable(method)) {
                 continue;
             }
-            boolean annotated = method.isAnnotationPresent(Idempotent.class);
-            if (!annotated && (classLevel == null || !Modifier.isPublic(method.getModifiers()))) {
+            Idempotent annotation;
+            try {
+                annotation = Declarations.effective(method, cls);
+            } catch (IdempotencyConfigurationException e) {
+                problems.add(e); // ambiguous declarations: reported at validation, with the rest
+                continue;
+            }
+            if (annotation == null) {
                 continue;
             }
             guarded.add(new Guarded(cls, method));
-            if (!isResourceMethod(method)) {
-                intercepted.add(new Guarded(cls, method));
+            if (isResourceMethod(method)) {
+                continue; // the JAX-RS filter's
             }
+            intercepted.add(new Guarded(cls, method));
+            if (!m.isAnnotationPresent(Idempotent.class) && !type.isAnnotationPresent(Idempotent.class)) {
+                toBind.add(method);
+            }
+        }
+        if (!toBind.isEmpty()) {
+            pat.configureAnnotatedType()
+                    .filterMethods(m -> toBind.contains(m.getJavaMember()))
+                    .forEach(m -> m.add(IdempotentLiteral.INSTANCE));
         }
     }
 
@@ -110,7 +139,7 @@ public class IdempotencyExtension implements Extension {
      * instances from an annotated type of its own, which this extension never sees.
      */
     static boolean isResourceMethod(Method method) {
-        for (Method m : sameSignature(method)) {
+        for (Method m : Declarations.hierarchy(method)) {
             for (java.lang.annotation.Annotation a : m.getAnnotations()) {
                 for (java.lang.annotation.Annotation meta : a.annotationType().getAnnotations()) {
                     if (meta.annotationType().getName().equals("jakarta.ws.rs.HttpMethod")) {
@@ -120,28 +149,6 @@ public class IdempotencyExtension implements Extension {
             }
         }
         return false;
-    }
-
-    /** The method and the methods of its class's supertypes that it overrides or implements. */
-    private static List<Method> sameSignature(Method method) {
-        List<Method> found = new ArrayList<>();
-        java.util.ArrayDeque<Class<?>> types = new java.util.ArrayDeque<>();
-        types.add(method.getDeclaringClass());
-        Set<Class<?>> seen = new HashSet<>();
-        while (!types.isEmpty()) {
-            Class<?> c = types.poll();
-            if (c == null || c == Object.class || !seen.add(c)) {
-                continue;
-            }
-            try {
-                found.add(c.getDeclaredMethod(method.getName(), method.getParameterTypes()));
-            } catch (NoSuchMethodException e) {
-                // not declared here
-            }
-            types.add(c.getSuperclass());
-            types.addAll(java.util.Arrays.asList(c.getInterfaces()));
-        }
-        return found;
     }
 
     /**
@@ -169,9 +176,11 @@ public class IdempotencyExtension implements Extension {
                 adv.addDeploymentProblem(e);
             }
         }
+        problems.forEach(adv::addDeploymentProblem);
         PolicyResolver policies = new PolicyResolver(settings);
         // Plans are built against a throwaway engine only to surface errors now; the runtime builds its own.
         IdempotencyEngine probe = new IdempotencyEngine(new MemoryIdempotencyStore());
+        Map<String, Guarded> byName = new HashMap<>();
         for (Guarded g : guarded) {
             try {
                 Idempotent annotation = effectiveAnnotation(g.method(), g.beanClass());
@@ -184,6 +193,11 @@ public class IdempotencyExtension implements Extension {
                 if (intercepted.contains(g)) {
                     GuardedMethod.plan(g.method(), policy, probe);
                 }
+                String name = policy.name();
+                Guarded other = byName.putIfAbsent(name, g);
+                if (other != null && !sameOperation(other.method(), g.method())) {
+                    adv.addDeploymentProblem(sharedName(name, other.method(), g.method()));
+                }
             } catch (IdempotencyConfigurationException ex) {
                 adv.addDeploymentProblem(ex);
             }
@@ -191,11 +205,28 @@ public class IdempotencyExtension implements Extension {
     }
 
     /**
-     * The {@code @Idempotent} that applies to a method: on the method, else on the class of the
-     * target (inherited), else on the declaring class.
+     * Whether two guarded methods are one operation, which may share a name: one method (inherited by
+     * two beans), or two implementations of one interface method that carries the name.
+     */
+    private static boolean sameOperation(Method a, Method b) {
+        return Declarations.operationIdentity(a).equals(Declarations.operationIdentity(b));
+    }
+
+    private static IdempotencyConfigurationException sharedName(String name, Method a, Method b) {
+        return new IdempotencyConfigurationException("@Idempotent methods " + PolicyResolver.defaultName(a) + " and "
+                + PolicyResolver.defaultName(b) + " both have the operation name '" + name
+                + "', so each would replay the other's outcomes for the same key; give one of them its own name"
+                + " with @Idempotent(name = ...) on that method.");
+    }
+
+    /**
+     * The {@code @Idempotent} that applies to a method as a bean class has it ({@link
+     * Declarations#effective}): on the method or a method it overrides or implements, else on the
+     * class of the target (inherited), else on the declaring type or an interface declaring it. A
+     * class-level one also applies to a non-public method that the interceptor is called for.
      */
     static Idempotent effectiveAnnotation(Method method, Class<?> targetClass) {
-        Idempotent a = method.getAnnotation(Idempotent.class);
+        Idempotent a = Declarations.effective(method, targetClass);
         if (a == null && targetClass != null) {
             a = targetClass.getAnnotation(Idempotent.class);
         }
@@ -203,6 +234,51 @@ public class IdempotencyExtension implements Extension {
             a = method.getDeclaringClass().getAnnotation(Idempotent.class);
         }
         return a;
+    }
+
+    /** The interceptor binding, added to methods whose {@code @Idempotent} is declared elsewhere. */
+    @SuppressWarnings("all")
+    private static final class IdempotentLiteral extends jakarta.enterprise.util.AnnotationLiteral<Idempotent>
+            implements Idempotent {
+        static final IdempotentLiteral INSTANCE = new IdempotentLiteral();
+
+        @SuppressWarnings("unchecked")
+        private static final Class<? extends Throwable>[] NONE = (Class<? extends Throwable>[]) new Class<?>[0];
+
+        @Override
+        public String name() {
+            return "";
+        }
+
+        @Override
+        public String ttl() {
+            return "";
+        }
+
+        @Override
+        public String lease() {
+            return "";
+        }
+
+        @Override
+        public dev.idempotency.InProgressPolicy onInProgress() {
+            return dev.idempotency.InProgressPolicy.REJECT;
+        }
+
+        @Override
+        public Class<? extends Throwable>[] releaseOn() {
+            return NONE.clone();
+        }
+
+        @Override
+        public Class<? extends Throwable>[] keepOn() {
+            return NONE.clone();
+        }
+
+        @Override
+        public boolean required() {
+            return false;
+        }
     }
 
     @SuppressWarnings("all")

@@ -37,7 +37,9 @@ public final class KeyReader {
         Parameter[] params = method.getParameters();
         for (int i = 0; i < params.length; i++) {
             Parameter p = params[i];
-            IdempotencyKey onParam = p.getAnnotation(IdempotencyKey.class);
+            // On the parameter, or on the method it overrides or implements: CDI and JAX-RS users declare
+            // keys on interfaces too.
+            IdempotencyKey onParam = Declarations.keyOn(method, i);
             if (onParam != null) {
                 parts.add(new Part(
                         onParam.order(),

@@ -5,12 +5,15 @@ import dev.idempotency.Idempotent;
 import dev.idempotency.InProgressPolicy;
 import dev.idempotency.spi.ConfigLookup;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -26,7 +29,9 @@ import java.util.stream.Collectors;
  *       idempotency.lease}
  * </ol>
  *
- * {@code <class>} is the fully qualified name of the class that declares the method.
+ * {@code <class>} is the fully qualified name of the type that declares the method that runs (the
+ * implementation), also when its {@code @Idempotent} is declared on an interface or superclass
+ * method: the implementations of one interface are separate operations, configured apart.
  */
 public final class PolicyResolver {
 
@@ -70,7 +75,8 @@ public final class PolicyResolver {
      * The operation name. {@code name} is per operation, so it follows its own rule: {@code
      * <class>/<method>/Idempotent/name}, else the method annotation's name, else a class-level name
      * ({@code <class>/Idempotent/name} or the class annotation's) as a prefix, {@code <name>.<method>},
-     * so that the methods of one class never share records; else {@link #defaultName}. A global
+     * or {@code <name>.<method>(<parameter types>)} for an overloaded method, so that the methods of
+     * one class never share records; else {@link #defaultName}. A global
      * {@code Idempotent/name} is rejected: it would put every operation in one namespace.
      */
     private String name(Method method, Idempotent annotation) {
@@ -87,7 +93,7 @@ public final class PolicyResolver {
         if (methodLevel.isPresent()) {
             return methodLevel.get();
         }
-        Idempotent onMethod = method.getAnnotation(Idempotent.class);
+        Idempotent onMethod = Declarations.onMethod(method);
         if (onMethod != null && !onMethod.name().isBlank()) {
             return onMethod.name().trim();
         }
@@ -95,7 +101,44 @@ public final class PolicyResolver {
                 .map(String::trim)
                 .filter(v -> !v.isEmpty())
                 .orElse(onMethod == null ? annotation.name().trim() : "");
-        return classLevel.isEmpty() ? defaultName(method) : classLevel + "." + method.getName();
+        if (classLevel.isEmpty()) {
+            return defaultName(method);
+        }
+        // Overloads would share <name>.<method>; the parameter types part them, and a method that is
+        // not overloaded keeps the plain name its records were written under.
+        return classLevel + "." + method.getName() + (isOverloaded(method) ? parameterTypes(method) : "");
+    }
+
+    /** Whether the method's class has another method of the same name that a caller can reach. */
+    private static boolean isOverloaded(Method method) {
+        Set<List<Class<?>>> signatures = new HashSet<>();
+        signatures.add(List.of(method.getParameterTypes()));
+        for (Class<?> c = method.getDeclaringClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (m.getName().equals(method.getName())
+                        && !m.isSynthetic()
+                        && !Modifier.isPrivate(m.getModifiers())
+                        && !Modifier.isStatic(m.getModifiers())) {
+                    signatures.add(List.of(m.getParameterTypes()));
+                }
+            }
+        }
+        for (Method m : method.getDeclaringClass().getMethods()) {
+            // Object's methods (notify, wait) are never guarded, so they do not make a name ambiguous.
+            if (m.getName().equals(method.getName())
+                    && m.getDeclaringClass() != Object.class
+                    && !m.isSynthetic()
+                    && !Modifier.isStatic(m.getModifiers())) {
+                signatures.add(List.of(m.getParameterTypes()));
+            }
+        }
+        return signatures.size() > 1;
+    }
+
+    private static String parameterTypes(Method method) {
+        return Arrays.stream(method.getParameterTypes())
+                .map(Class::getSimpleName)
+                .collect(Collectors.joining(",", "(", ")"));
     }
 
     /**
@@ -103,10 +146,7 @@ public final class PolicyResolver {
      * com.example.Orders#place(String,Order)}. Overloads get different names.
      */
     public static String defaultName(Method method) {
-        return method.getDeclaringClass().getName() + "#" + method.getName()
-                + Arrays.stream(method.getParameterTypes())
-                        .map(Class::getSimpleName)
-                        .collect(Collectors.joining(",", "(", ")"));
+        return method.getDeclaringClass().getName() + "#" + method.getName() + parameterTypes(method);
     }
 
     /** A human name of a method for messages: {@code com.example.Orders#place}. */

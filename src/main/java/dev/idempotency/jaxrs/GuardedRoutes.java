@@ -1,6 +1,7 @@
 package dev.idempotency.jaxrs;
 
 import dev.idempotency.Idempotent;
+import dev.idempotency.core.Declarations;
 import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
 import dev.idempotency.spi.ConfigLookup;
@@ -68,10 +69,7 @@ public final class GuardedRoutes {
                 if (Modifier.isStatic(method.getModifiers())) {
                     continue;
                 }
-                Idempotent annotation = method.getAnnotation(Idempotent.class);
-                if (annotation == null) {
-                    annotation = cls.getAnnotation(Idempotent.class);
-                }
+                Idempotent annotation = Declarations.effective(method, cls);
                 String httpMethod = IdempotencyFeature.httpMethod(method);
                 if (annotation == null || httpMethod == null || !http.guards(httpMethod)) {
                     continue;
@@ -79,7 +77,7 @@ public final class GuardedRoutes {
                 String template = IdempotencyFeature.template(cls, method);
                 OperationPolicy policy = policies.resolve(method, annotation);
                 String name = policy.name().equals(PolicyResolver.defaultName(method))
-                        ? httpMethod + " " + template
+                        ? IdempotencyFeature.routeName(httpMethod, cls, method)
                         : policy.name();
                 routes.add(new Route(
                         httpMethod.toUpperCase(Locale.ROOT),

@@ -2,6 +2,7 @@ package dev.idempotency.jaxrs;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
+import dev.idempotency.core.Declarations;
 import dev.idempotency.core.EntryPointServices;
 import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
@@ -17,8 +18,10 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 
 /**
- * Binds the Idempotency-Key filter to every resource method that is {@link Idempotent} (on the method,
- * or on its class). Listed in {@code META-INF/services/jakarta.ws.rs.container.DynamicFeature}, which
+ * Binds the Idempotency-Key filter to every resource method that is {@link Idempotent}: on the method,
+ * on the resource interface's or superclass's method it implements, or on a type ({@link
+ * Declarations}). Sub-resource methods (of a class a locator returns) are bound when the JAX-RS runtime
+ * first matches them. Listed in {@code META-INF/services/jakarta.ws.rs.container.DynamicFeature}, which
  * Jakarta REST 3.1 loads from library jars, so an application registers nothing itself.
  *
  * <p>Called once per resource method at startup: the policy and the HTTP operation name are resolved
@@ -37,10 +40,8 @@ public final class IdempotencyFeature implements DynamicFeature {
         if (method == null || resourceClass == null) {
             return;
         }
-        Idempotent annotation = method.getAnnotation(Idempotent.class);
-        if (annotation == null) {
-            annotation = resourceClass.getAnnotation(Idempotent.class);
-        }
+        // Declared on the method, the resource interface's or a superclass's method, or a type.
+        Idempotent annotation = Declarations.effective(method, resourceClass);
         if (annotation == null) {
             return;
         }
@@ -53,7 +54,7 @@ public final class IdempotencyFeature implements DynamicFeature {
         OperationPolicy resolved = runtime.policies().resolve(method, annotation);
         // An explicit name keeps keys valid across URL refactors; otherwise the route names the operation.
         String name = resolved.name().equals(PolicyResolver.defaultName(method))
-                ? httpMethod + " " + template(resourceClass, method)
+                ? routeName(httpMethod, resourceClass, method)
                 : resolved.name();
         OperationPolicy policy = new OperationPolicy(
                 name,
@@ -122,12 +123,30 @@ public final class IdempotencyFeature implements DynamicFeature {
         return c;
     }
 
-    /** The JAX-RS HTTP method of a resource method, or {@code null} for a sub-resource locator. */
+    /**
+     * The default operation name of a resource method: the HTTP method and the route, e.g. {@code
+     * POST /orders/{id}}. A sub-resource class (no {@code @Path} of its own, reached through a locator)
+     * does not know the route it is reached by, and two of them would share {@code POST /}: its
+     * methods are named by the method instead, e.g. {@code POST com.example.Items#add(Item)}.
+     */
+    static String routeName(String httpMethod, Class<?> resourceClass, Method method) {
+        return classPath(resourceClass) == null
+                ? httpMethod + " " + PolicyResolver.defaultName(method)
+                : httpMethod + " " + template(resourceClass, method);
+    }
+
+    /**
+     * The JAX-RS HTTP method of a resource method, or {@code null} for a sub-resource locator. Read
+     * through JAX-RS annotation inheritance: from the method, or the interface or superclass method
+     * it implements or overrides.
+     */
     public static String httpMethod(Method method) {
-        for (Annotation a : method.getAnnotations()) {
-            HttpMethod hm = a.annotationType().getAnnotation(HttpMethod.class);
-            if (hm != null) {
-                return hm.value();
+        for (Method m : Declarations.hierarchy(method)) {
+            for (Annotation a : m.getAnnotations()) {
+                HttpMethod hm = a.annotationType().getAnnotation(HttpMethod.class);
+                if (hm != null) {
+                    return hm.value();
+                }
             }
         }
         return null;
@@ -136,18 +155,37 @@ public final class IdempotencyFeature implements DynamicFeature {
     /** The matched resource template: the class and method {@code @Path}s, e.g. {@code /orders/{id}}. */
     public static String template(Class<?> resourceClass, Method method) {
         StringBuilder sb = new StringBuilder();
-        for (Class<?> c = resourceClass; c != null; c = c.getSuperclass()) {
-            Path p = c.getAnnotation(Path.class);
-            if (p != null) {
-                append(sb, p.value());
+        Path onClass = classPath(resourceClass);
+        if (onClass != null) {
+            append(sb, onClass.value());
+        }
+        for (Method m : Declarations.hierarchy(method)) {
+            Path onMethod = m.getAnnotation(Path.class);
+            if (onMethod != null) {
+                append(sb, onMethod.value());
                 break;
             }
         }
-        Path onMethod = method.getAnnotation(Path.class);
-        if (onMethod != null) {
-            append(sb, onMethod.value());
-        }
         return sb.length() == 0 ? "/" : sb.toString();
+    }
+
+    /** The {@code @Path} of a resource class, its superclasses or its interfaces; {@code null} for none. */
+    private static Path classPath(Class<?> resourceClass) {
+        for (Class<?> c = resourceClass; c != null; c = c.getSuperclass()) {
+            Path p = c.getAnnotation(Path.class);
+            if (p != null) {
+                return p;
+            }
+        }
+        for (Class<?> c = resourceClass; c != null; c = c.getSuperclass()) {
+            for (Class<?> i : c.getInterfaces()) {
+                Path p = i.getAnnotation(Path.class);
+                if (p != null) {
+                    return p;
+                }
+            }
+        }
+        return null;
     }
 
     private static void append(StringBuilder sb, String segment) {

@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.it.app.BmtCharges;
+import dev.idempotency.it.app.CreditOverloads;
+import dev.idempotency.it.app.DeclaredNotifier;
+import dev.idempotency.it.app.DispatchBean;
 import dev.idempotency.it.app.Effects;
 import dev.idempotency.it.app.ExecutionCounter;
 import dev.idempotency.it.app.LedgerSingleton;
 import dev.idempotency.it.app.PaymentEjb;
 import dev.idempotency.it.app.ProbedBean;
 import dev.idempotency.it.app.Receipt;
+import dev.idempotency.it.app.RefundService;
 import dev.idempotency.it.app.ShippingBean;
 import dev.idempotency.it.app.TxCharges;
 import dev.idempotency.it.app.TxChargesEjb;
@@ -125,6 +129,45 @@ abstract class IdempotentBeansScenarios {
             assertEquals(new Receipt(shipmentId, 1, 1_500), shipping.ship(shipmentId, 1_500));
             assertEquals(1, counter.count("cdi:" + shipmentId));
         }
+    }
+
+    @Inject
+    DeclaredNotifier notifier;
+
+    @Inject
+    RefundService refunds;
+
+    @Inject
+    DispatchBean dispatch;
+
+    @Inject
+    CreditOverloads credits;
+
+    /**
+     * {@code @Idempotent} declared where CDI does not inherit bindings from (an interface method of a
+     * CDI bean and of an EJB's {@code @Local} business interface, an overridden superclass method) runs
+     * once per key as on the class; two overloads under one class-level name are two operations.
+     */
+    @Test
+    void everyDeclarationStyleRunsOncePerKey() {
+        String id = "decl-" + System.nanoTime();
+        assertEquals(1, notifier.notifyProvider(id));
+        assertEquals(1, notifier.notifyProvider(id), "interface method of a CDI bean: replayed");
+        assertEquals(1, counter.count("notify:" + id), "interface method of a CDI bean: executions");
+        assertEquals(1, refunds.refund(id, 300));
+        assertEquals(1, refunds.refund(id, 300), "EJB business interface: replayed");
+        assertEquals(1, counter.count("refund:" + id), "EJB business interface: executions");
+        assertEquals(1, dispatch.dispatch(id));
+        assertEquals(1, dispatch.dispatch(id), "overridden superclass method: replayed");
+        assertEquals(1, counter.count("dispatch:" + id), "overridden superclass method: executions");
+        assertEquals(1, credits.credit(id));
+        assertEquals(2, credits.credit(id, 50), "the other overload is its own operation");
+        assertEquals(1, credits.credit(id), "each overload replays its own outcome");
+        assertEquals(2, credits.credit(id, 50), "each overload replays its own outcome");
+        assertEquals(2, counter.count("credit:" + id), "overloads: one execution each");
+        String other = id + "-other";
+        assertEquals(1, notifier.notifyProvider(other), "the key is the interface's parameter: another id runs");
+        assertEquals(1, refunds.refund(other, 300), "the key is the interface's parameter: another id runs");
     }
 
     @Test

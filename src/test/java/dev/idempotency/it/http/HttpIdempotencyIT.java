@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.it.Deployments;
 import dev.idempotency.it.http.app.AsyncOrdersResource;
+import dev.idempotency.it.http.app.CartsResource;
 import dev.idempotency.it.http.app.Counter;
 import dev.idempotency.it.http.app.CounterResource;
 import dev.idempotency.it.http.app.ExchangeHeaders;
@@ -17,6 +18,8 @@ import dev.idempotency.it.http.app.MappedFailure;
 import dev.idempotency.it.http.app.NestedStep;
 import dev.idempotency.it.http.app.OrdersResource;
 import dev.idempotency.it.http.app.Security;
+import dev.idempotency.it.http.app.TicketsApi;
+import dev.idempotency.it.http.app.TicketsResource;
 import dev.idempotency.spi.Races;
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,6 +70,9 @@ class HttpIdempotencyIT {
                 .addClasses(
                         HttpApp.class,
                         AsyncOrdersResource.class,
+                        CartsResource.class,
+                        CartsResource.Items.class,
+                        CartsResource.Notes.class,
                         Counter.class,
                         CounterResource.class,
                         ExchangeHeaders.class,
@@ -77,7 +83,9 @@ class HttpIdempotencyIT {
                         MappedFailure.Mapper.class,
                         NestedStep.class,
                         OrdersResource.class,
-                        Security.class)
+                        Security.class,
+                        TicketsApi.class,
+                        TicketsResource.class)
                 .addAsResource(
                         new StringAsset("idempotency.store=flaky\n"
                                 + "idempotency.http.max-stored-body=4096\n"
@@ -155,6 +163,49 @@ class HttpIdempotencyIT {
         assertTrue(body.contains("\"title\":\""), body);
         assertTrue(body.contains("\"detail\":\""), body);
         assertFalse(body.contains("Exception") || body.contains("\tat "), "no stack trace: " + body);
+    }
+
+    // Declarations: a resource interface and a sub-resource are guarded as a resource class is.
+
+    @Test
+    void aResourceInterfaceDeclarationIsGuarded() throws Exception {
+        String subject = unique();
+        String key = unique();
+        HttpResponse<byte[]> first = post("tickets", subject, KEY, key);
+        assertEquals(200, first.statusCode(), () -> text(first));
+        HttpResponse<byte[]> again = post("tickets", subject, KEY, key);
+        assertEquals(200, again.statusCode(), () -> text(again));
+        assertEquals(subject + "-1", text(again), "replayed");
+        assertTrue(replayed(again));
+        assertEquals(1, count("ticket:" + subject), "executions for one key");
+        assertProblem(post("tickets", subject), 400, "key-missing");
+        assertEquals(1, count("ticket:" + subject), "the interface's required = true applies");
+    }
+
+    @Test
+    void aSubResourceMethodIsGuarded() throws Exception {
+        String item = unique();
+        String key = unique();
+        HttpResponse<byte[]> first = post("carts/c1/items", item, KEY, key);
+        assertEquals(200, first.statusCode(), () -> text(first));
+        HttpResponse<byte[]> again = post("carts/c1/items", item, KEY, key);
+        assertEquals("c1:" + item + "-1", text(again), "replayed");
+        assertTrue(replayed(again));
+        assertEquals(1, count("item:c1:" + item), "executions for one key");
+        assertProblem(post("carts/c2/items", item), 400, "key-missing");
+        assertEquals(0, count("item:c2:" + item), "required = true applies to the sub-resource");
+    }
+
+    @Test
+    void twoSubResourcesAreTwoOperations() throws Exception {
+        String text = unique();
+        String key = unique();
+        HttpResponse<byte[]> item = post("carts/c3/items", text, KEY, key);
+        assertEquals(200, item.statusCode(), () -> text(item));
+        HttpResponse<byte[]> note = post("carts/c3/notes", text, KEY, key);
+        assertEquals(200, note.statusCode(), () -> "the other sub-resource's operation, not its record: " + text(note));
+        assertFalse(replayed(note));
+        assertEquals(1, count("note:c3:" + text), "the note ran under the key the item used");
     }
 
     // Rule 7: replay is faithful.
