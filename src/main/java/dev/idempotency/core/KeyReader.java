@@ -45,7 +45,7 @@ public final class KeyReader {
                         onParam.order(),
                         i,
                         0,
-                        "parameter '" + p.getName() + "'",
+                        PolicyResolver.describeParameter(method, i),
                         null,
                         method.getGenericParameterTypes()[i]));
                 continue;
@@ -56,7 +56,7 @@ public final class KeyReader {
                         m.key.order(),
                         i,
                         position++,
-                        m.name + " of parameter '" + p.getName() + "'",
+                        m.name + " of " + PolicyResolver.describeParameter(method, i),
                         m.getter,
                         m.type));
             }

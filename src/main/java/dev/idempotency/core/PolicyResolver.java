@@ -149,6 +149,17 @@ public final class PolicyResolver {
         return method.getDeclaringClass().getName() + "#" + method.getName() + parameterTypes(method);
     }
 
+    /**
+     * A parameter as messages name it: {@code parameter 'orderId'}, or, when the class was compiled
+     * without {@code -parameters} (the name would be {@code arg0}), {@code parameter #1 (String)}.
+     */
+    public static String describeParameter(Method method, int index) {
+        java.lang.reflect.Parameter p = method.getParameters()[index];
+        return p.isNamePresent()
+                ? "parameter '" + p.getName() + "'"
+                : "parameter #" + (index + 1) + " (" + p.getType().getSimpleName() + ")";
+    }
+
     /** A human name of a method for messages: {@code com.example.Orders#place}. */
     public static String describe(Method method) {
         return method.getDeclaringClass().getName() + "#" + method.getName();

@@ -472,8 +472,8 @@ final class ValueTypes {
         if (problem == null) {
             return null;
         }
-        return "@Idempotent on " + PolicyResolver.describe(method) + " cannot read parameter '"
-                + method.getParameters()[index].getName() + "' of type "
+        return "@Idempotent on " + PolicyResolver.describe(method) + " cannot read "
+                + PolicyResolver.describeParameter(method, index) + " of type "
                 + method.getGenericParameterTypes()[index].getTypeName()
                 + " for its key or fingerprint: " + problem + ". Fix: " + FIX + ".";
     }
