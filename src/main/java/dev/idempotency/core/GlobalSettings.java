@@ -107,25 +107,8 @@ public final class GlobalSettings {
      */
     public WaitLimits waitLimits() {
         return new WaitLimits(
-                positive(WAIT_MAX_TOTAL, WaitLimits.DEFAULT.maxTotal()),
-                positive(WAIT_MAX_PER_KEY, WaitLimits.DEFAULT.maxPerKey()));
-    }
-
-    private int positive(String key, int fallback) {
-        String text = settings.get(key).map(String::trim).orElse("");
-        if (text.isEmpty()) {
-            return fallback;
-        }
-        try {
-            int n = Integer.parseInt(text);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below, with the key and the fix
-        }
-        throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + text
-                + "'; set it to a positive whole number such as " + fallback + ".");
+                settings.positiveInt(WAIT_MAX_TOTAL, WaitLimits.DEFAULT.maxTotal()),
+                settings.positiveInt(WAIT_MAX_PER_KEY, WaitLimits.DEFAULT.maxPerKey()));
     }
 
     /** The retry hint for in-progress refusals. */

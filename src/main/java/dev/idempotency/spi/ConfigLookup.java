@@ -48,4 +48,28 @@ public interface ConfigLookup {
         }
         return d;
     }
+
+    /**
+     * The positive whole number a key holds, or {@code fallback} when it is unset or blank; fails naming
+     * the key and an example otherwise.
+     *
+     * @param key the config key
+     * @param fallback the default, also the example in the message
+     */
+    default int positiveInt(String key, int fallback) {
+        String text = get(key).map(String::trim).orElse("");
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(text.replace("_", ""));
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below, with the key and the fix
+        }
+        throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + text
+                + "'; set it to a positive whole number such as " + fallback + ".");
+    }
 }

@@ -72,25 +72,8 @@ public final class TokenSettings {
             throw new IdempotencyConfigurationException("Config key '" + OWNER + "' is '" + owner
                     + "'; use principal (the default), none, or header:<Header-Name> such as header:X-Session-Id.");
         }
-        maxPerOwner = positive(s, MAX_PER_OWNER, DEFAULT_MAX_PER_OWNER);
-        maxTotal = positive(s, MAX_TOTAL, DEFAULT_MAX_TOTAL);
-    }
-
-    private static int positive(ConfigLookup s, String key, int fallback) {
-        String text = s.get(key).map(String::trim).orElse("");
-        if (text.isEmpty()) {
-            return fallback;
-        }
-        try {
-            int n = Integer.parseInt(text);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below, with the key and the fix
-        }
-        throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + text
-                + "'; set it to a positive whole number such as " + fallback + ".");
+        maxPerOwner = s.positiveInt(MAX_PER_OWNER, DEFAULT_MAX_PER_OWNER);
+        maxTotal = s.positiveInt(MAX_TOTAL, DEFAULT_MAX_TOTAL);
     }
 
     /** The endpoint's bounds on issued tokens ({@link #MAX_PER_OWNER}, {@link #MAX_TOTAL}), per token lifetime. */
