@@ -1,5 +1,6 @@
 package dev.idempotency.stores.redis;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -345,6 +346,44 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
             compareAndSet(redisKey("startup-probe"), new byte[] {0}, DELETE, 0);
             return null;
         });
+        checkEviction(guarded("start", "", () -> redis.info("memory")));
+    }
+
+    /**
+     * Refuses a Redis that may evict the store's records: every record carries an expiry, so under
+     * {@code maxmemory} any policy but {@code noeviction} (the {@code volatile-*} ones included) can
+     * delete a completed or running record, and its operation would run again. Read from {@code INFO},
+     * which managed services that disable {@code CONFIG} still answer; where it says nothing, a WARNING.
+     *
+     * @throws IdempotencyConfigurationException Redis has a memory limit and an evicting policy
+     */
+    void checkEviction(String memoryInfo) {
+        String policy = infoField(memoryInfo, "maxmemory_policy");
+        String limit = infoField(memoryInfo, "maxmemory");
+        if (policy == null || limit == null) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Redis at {0} does not report its maxmemory-policy; the idempotency store needs"
+                            + " maxmemory-policy noeviction (or no maxmemory), or Redis may delete records under"
+                            + " memory pressure and their operations run again. Check the server's settings.",
+                    where);
+            return;
+        }
+        if (!policy.equals("noeviction") && !limit.equals("0")) {
+            throw new IdempotencyConfigurationException("Redis at " + where + " has maxmemory " + limit
+                    + " with maxmemory-policy " + policy + ", which evicts keys that carry an expiry, as every"
+                    + " idempotency record does: a completed operation's record could be deleted and the operation"
+                    + " run again. Set maxmemory-policy noeviction on that Redis (a full Redis then refuses new"
+                    + " claims, which the store reports as unavailable), or use a Redis of its own for the store.");
+        }
+    }
+
+    private static String infoField(String info, String name) {
+        return info.lines()
+                .filter(l -> l.startsWith(name + ":"))
+                .map(l -> l.substring(name.length() + 1).trim())
+                .findFirst()
+                .orElse(null);
     }
 
     /** Runs the compare-and-set script; see {@link #CAS_SCRIPT}. */

@@ -46,6 +46,9 @@ public final class RedisStores {
         } catch (IdempotencyStoreUnavailableException e) {
             store.close();
             throw unreachable(s, e.getCause() == null ? e : e.getCause());
+        } catch (IdempotencyConfigurationException e) {
+            store.close();
+            throw e;
         }
         return store;
     }

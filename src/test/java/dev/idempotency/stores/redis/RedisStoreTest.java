@@ -83,6 +83,28 @@ class RedisStoreTest extends IdempotencyStoreContract {
     }
 
     @Test
+    void aRedisThatEvictsKeysWithAnExpiryFailsTheStartAndOneThatDoesNotStarts() {
+        int evicting = TestServices.port(7711);
+        RedisServers.start(evicting, "--maxmemory", "4mb", "--maxmemory-policy", "volatile-lru");
+        try {
+            assertThatThrownBy(() -> RedisStores.start(
+                            ConfigLookup.of(Map.of(RedisStoreSettings.URI, "redis://127.0.0.1:" + evicting))))
+                    .isInstanceOf(IdempotencyConfigurationException.class)
+                    .hasMessageContaining("volatile-lru")
+                    .hasMessageContaining("noeviction");
+            // The same limit without eviction: a full Redis refuses writes, it never deletes a record.
+            RedisServers.start(evicting, "--maxmemory", "4mb", "--maxmemory-policy", "noeviction");
+            try (RedisIdempotencyStore ok = RedisStores.start(
+                    ConfigLookup.of(Map.of(RedisStoreSettings.URI, "redis://127.0.0.1:" + evicting)))) {
+                assertThat(ok.claim("k", "o", "fp", Duration.ofSeconds(10)).claimed())
+                        .isTrue();
+            }
+        } finally {
+            RedisServers.stop(evicting);
+        }
+    }
+
+    @Test
     void anUnreachableRedisAtStartupFailsNamingTheKey() {
         int closed = TestServices.port(7709);
         assertThatThrownBy(() -> RedisStores.start(ConfigLookup.of(Map.of(
