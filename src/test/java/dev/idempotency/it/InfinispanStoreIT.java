@@ -41,7 +41,10 @@ class InfinispanStoreIT {
                 .addAsLibraries(Deployments.infinispanLibraries())
                 .addClasses(ExecutionCounter.class, PaymentEjb.class, Receipt.class, ShippingBean.class, Races.class)
                 .addAsResource(
-                        new StringAsset("idempotency.store=infinispan\n"), "META-INF/microprofile-config.properties");
+                        new StringAsset("idempotency.store=infinispan\n"
+                                // CALLERS WAIT callers race for one key: every one of them may wait.
+                                + "idempotency.wait.max-per-key=" + CALLERS + "\n"),
+                        "META-INF/microprofile-config.properties");
     }
 
     @Inject
