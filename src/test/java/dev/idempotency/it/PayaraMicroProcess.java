@@ -47,7 +47,9 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 micro,
                 "--nocluster",
                 "--rootdir",
-                dir.resolve("root-" + name).toString(),
+                // One root per Payara generation: Payara Micro 7 cannot boot on a root that 6 wrote.
+                dir.resolve("root-" + System.getProperty("it.reports", "payara") + "-" + name)
+                        .toString(),
                 "--port",
                 String.valueOf(port),
                 "--deploy",

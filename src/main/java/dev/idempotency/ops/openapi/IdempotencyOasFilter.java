@@ -146,10 +146,7 @@ public class IdempotencyOasFilter implements OASFilter {
                         + " and the operation does not run again. Quoted (RFC 8941 sf-string) or bare, 1 to "
                         + route.keyMaxLength() + " characters."
                         + (route.required() ? "" : " Without it the request runs unguarded."))
-                .schema(OASFactory.createSchema()
-                        .type(Schema.SchemaType.STRING)
-                        .minLength(1)
-                        .maxLength(route.keyMaxLength())));
+                .schema(typed(Schema.SchemaType.STRING).minLength(1).maxLength(route.keyMaxLength())));
         String note = "Idempotent: a repeat with the same " + route.header()
                 + " replays the first response (status, body, safe headers) with Idempotent-Replayed: true.";
         operation.setDescription(
@@ -170,7 +167,7 @@ public class IdempotencyOasFilter implements OASFilter {
                                     OASFactory.createHeader()
                                             .description("true when this response is a replay of the first"
                                                     + " response to this key")
-                                            .schema(OASFactory.createSchema().type(Schema.SchemaType.STRING)));
+                                            .schema(typed(Schema.SchemaType.STRING)));
                 }
             }
         }
@@ -194,18 +191,49 @@ public class IdempotencyOasFilter implements OASFilter {
                 true);
     }
 
+    /**
+     * A schema of one type. MicroProfile OpenAPI 3.x sets it with {@code type(SchemaType)}, 4.x (MicroProfile
+     * 7, Jakarta EE 11 servers) with {@code addType(SchemaType)}, and neither has the other: the method
+     * is found once, so the filter works with the API of either generation.
+     */
+    static Schema typed(Schema.SchemaType type) {
+        Schema schema = OASFactory.createSchema();
+        try {
+            return (Schema) SET_TYPE.invoke(schema, type);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot set a schema's type", t);
+        }
+    }
+
+    private static final java.lang.invoke.MethodHandle SET_TYPE = setType();
+
+    private static java.lang.invoke.MethodHandle setType() {
+        java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.publicLookup();
+        java.lang.invoke.MethodType sig = java.lang.invoke.MethodType.methodType(Schema.class, Schema.SchemaType.class);
+        for (String name : new String[] {"type", "addType"}) {
+            try {
+                return lookup.findVirtual(Schema.class, name, sig);
+            } catch (NoSuchMethodException | IllegalAccessException e) {
+                // the other generation's name
+            }
+        }
+        throw new IllegalStateException("MicroProfile OpenAPI's Schema has neither type(SchemaType) nor"
+                + " addType(SchemaType); this OpenAPI API version is not supported");
+    }
+
     private static void add(
             APIResponses responses, String status, String description, String type, boolean retryAfter) {
         if (responses.hasAPIResponse(status)) {
             return;
         }
-        Schema problem = OASFactory.createSchema()
-                .type(Schema.SchemaType.OBJECT)
+        Schema problem = typed(Schema.SchemaType.OBJECT)
                 .description("RFC 9457 problem details; type is " + TYPE_PREFIX + type)
-                .addProperty("type", OASFactory.createSchema().type(Schema.SchemaType.STRING))
-                .addProperty("title", OASFactory.createSchema().type(Schema.SchemaType.STRING))
-                .addProperty("status", OASFactory.createSchema().type(Schema.SchemaType.INTEGER))
-                .addProperty("detail", OASFactory.createSchema().type(Schema.SchemaType.STRING));
+                .addProperty("type", typed(Schema.SchemaType.STRING))
+                .addProperty("title", typed(Schema.SchemaType.STRING))
+                .addProperty("status", typed(Schema.SchemaType.INTEGER))
+                .addProperty("detail", typed(Schema.SchemaType.STRING));
         Content content = OASFactory.createContent()
                 .addMediaType(PROBLEM, OASFactory.createMediaType().schema(problem));
         APIResponse response =
@@ -213,7 +241,7 @@ public class IdempotencyOasFilter implements OASFilter {
         if (retryAfter) {
             Header header = OASFactory.createHeader()
                     .description("Seconds to wait before retrying")
-                    .schema(OASFactory.createSchema().type(Schema.SchemaType.INTEGER));
+                    .schema(typed(Schema.SchemaType.INTEGER));
             response.addHeader("Retry-After", header);
         }
         responses.addAPIResponse(status, response);
