@@ -115,8 +115,11 @@ public @interface Idempotent {
 
     /**
      * How long an in-progress claim is honoured before another caller may take the key over, as an
-     * ISO-8601 duration; must be positive. Choose it longer than the slowest successful run. Default:
-     * empty, meaning {@code idempotency.lease} (itself {@code PT1M} by default).
+     * ISO-8601 duration; must be positive. A running call renews its claim every third of its lease
+     * (the keep-alive, {@code idempotency.keep-alive.*}), so the lease bounds how long a crashed
+     * caller's key stays blocked, not how long a call may run; a call that timed out, or runs in the
+     * joined transaction mode, is not renewed. Default: empty, meaning {@code idempotency.lease}
+     * (itself {@code PT1M} by default).
      */
     @Nonbinding
     String lease() default "";

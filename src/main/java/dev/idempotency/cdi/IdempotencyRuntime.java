@@ -7,6 +7,7 @@ import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.IdempotencyObserver;
+import dev.idempotency.core.KeepAlive;
 import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
 import dev.idempotency.core.Settlement;
@@ -27,7 +28,6 @@ import jakarta.inject.Inject;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -82,14 +82,17 @@ public class IdempotencyRuntime implements EntryPointServices {
     private Settlement settlement;
     private ScheduledExecutorService ownScheduler;
     private ScheduledFuture<?> purge;
+    private KeepAlive keepAlive;
 
     @PostConstruct
     void init() {
         settings = MicroProfileSettings.current();
         policies = new PolicyResolver(settings);
         GlobalSettings global = new GlobalSettings(settings);
+        ScheduledExecutorService scheduler = scheduler();
+        keepAlive = global.keepAliveEnabled() ? KeepAlive.on(scheduler, global.keepAliveMaxDuration()) : KeepAlive.OFF;
         engine = new IdempotencyEngine(
-                selectStore(global.store()), global.retryAfter(), observer(), global.waitLimits());
+                selectStore(global.store()), global.retryAfter(), observer(), global.waitLimits(), keepAlive);
         settlement = TransactionSettlement.lookup(global.transactionRegistry());
         if (extension != null && extension.isResolvable()) {
             // A plan that cannot be built (an invalid per-operation store setting) fails the deployment here.
@@ -97,7 +100,9 @@ public class IdempotencyRuntime implements EntryPointServices {
                 registry.put(g, newPlan(g.method(), g.beanClass()));
             }
         }
-        schedulePurge(global.purgeInterval(), global.purgeBatchSize());
+        long millis = global.purgeInterval().toMillis();
+        int batchSize = global.purgeBatchSize();
+        purge = scheduler.scheduleWithFixedDelay(() -> purgeOnce(batchSize), millis, millis, TimeUnit.MILLISECONDS);
     }
 
     /** The operation names of the plans built at deployment, in no particular order. */
@@ -119,6 +124,9 @@ public class IdempotencyRuntime implements EntryPointServices {
     void stop() {
         if (purge != null) {
             purge.cancel(false);
+        }
+        if (keepAlive != null) {
+            keepAlive.stop();
         }
         if (ownScheduler != null) {
             ownScheduler.shutdownNow();
@@ -212,18 +220,22 @@ public class IdempotencyRuntime implements EntryPointServices {
         return (IdempotencyStore) seeing.getReference(b, IdempotencyStore.class, seeing.createCreationalContext(b));
     }
 
-    private void schedulePurge(Duration interval, int batchSize) {
+    /**
+     * The server's managed scheduler, else one of our own with two daemon threads, so that a slow purge
+     * never delays the keep-alive.
+     */
+    private ScheduledExecutorService scheduler() {
         ScheduledExecutorService scheduler = managedScheduler();
         if (scheduler == null) {
-            ownScheduler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "idempotency-purge");
+            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+            ownScheduler = java.util.concurrent.Executors.newScheduledThreadPool(2, r -> {
+                Thread t = new Thread(r, "idempotency-scheduler-" + n.incrementAndGet());
                 t.setDaemon(true);
                 return t;
             });
             scheduler = ownScheduler;
         }
-        long millis = interval.toMillis();
-        purge = scheduler.scheduleWithFixedDelay(() -> purgeOnce(batchSize), millis, millis, TimeUnit.MILLISECONDS);
+        return scheduler;
     }
 
     /** Deletes expired records in batches until a batch comes back short. */

@@ -43,7 +43,10 @@ public class ToolkitProducer {
         tokens = new OneTimeTokens(runtime.engine().store(), Clock.systemUTC());
         issueBudget = tokenSettings.issueBudget();
         messages = new MessageDeduplicator(
-                runtime.engine().store(), MessageSettings.from(runtime.settings()), failedMessages::fire);
+                runtime.engine().store(),
+                MessageSettings.from(runtime.settings()),
+                failedMessages::fire,
+                runtime.engine().keepAlive());
         locks = new ClusterLocks(runtime.engine().store());
         ids = IdSettings.from(runtime.settings()).generator();
     }

@@ -111,6 +111,18 @@ public final class GlobalSettings {
                 settings.positiveInt(WAIT_MAX_PER_KEY, WaitLimits.DEFAULT.maxPerKey()));
     }
 
+    /** Whether running calls' claims are renewed ({@link KeepAlive#ENABLED}). */
+    public boolean keepAliveEnabled() {
+        return settings.bool(KeepAlive.ENABLED, true);
+    }
+
+    /** How long one call's claim is renewed at most ({@link KeepAlive#MAX_DURATION}). */
+    public Duration keepAliveMaxDuration() {
+        return settings.get(KeepAlive.MAX_DURATION)
+                .map(v -> ConfigLookup.duration(KeepAlive.MAX_DURATION, v))
+                .orElse(KeepAlive.DEFAULT_MAX_DURATION);
+    }
+
     /** The retry hint for in-progress refusals. */
     public Duration retryAfter() {
         return settings.get(RETRY_AFTER)

@@ -294,6 +294,7 @@ public final class GuardedMethod {
                     "{0}: timed out ({1}); its work may still run, so the key stays claimed until its lease ends",
                     owned.key(),
                     unwrap(t).getClass().getName());
+            engine.hold(owned);
             return;
         }
         Settlement settles;

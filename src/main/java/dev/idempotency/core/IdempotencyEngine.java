@@ -43,6 +43,9 @@ public final class IdempotencyEngine {
     private final String tokenPrefix;
     private final AtomicLong tokenCounter = new AtomicLong();
     private final WaitLimits.Waiters waiters;
+    private final KeepAlive keepAlive;
+    /** Per operation: whether its claims are kept alive (not for a store that joins the caller's transaction). */
+    private final ConcurrentHashMap<String, Boolean> keptAlive = new ConcurrentHashMap<>();
 
     /** @param store where records live */
     public IdempotencyEngine(IdempotencyStore store) {
@@ -83,6 +86,23 @@ public final class IdempotencyEngine {
      */
     public IdempotencyEngine(
             IdempotencyStore store, Duration retryAfter, IdempotencyObserver observer, WaitLimits waitLimits) {
+        this(store, retryAfter, observer, waitLimits, KeepAlive.OFF);
+    }
+
+    /**
+     * @param store where records live
+     * @param retryAfter the retry hint of an in-progress refusal ({@code idempotency.retry-after})
+     * @param observer receives every decision and store call (metrics)
+     * @param waitLimits how many calls may wait for running calls ({@code idempotency.wait.*})
+     * @param keepAlive renews the claims of running calls ({@code idempotency.keep-alive.*})
+     */
+    public IdempotencyEngine(
+            IdempotencyStore store,
+            Duration retryAfter,
+            IdempotencyObserver observer,
+            WaitLimits waitLimits,
+            KeepAlive keepAlive) {
+        this.keepAlive = Objects.requireNonNull(keepAlive, "keepAlive");
         this.waiters = waitLimits.waiters();
         this.store = Objects.requireNonNull(store, "store");
         this.retryAfter = Objects.requireNonNull(retryAfter, "retryAfter");
@@ -170,7 +190,11 @@ public final class IdempotencyEngine {
                 if (result.claimed()) {
                     boolean tookOver = RecordLifecycle.isTakeover(result.replaced());
                     events.executed(tookOver);
-                    return new Admission.Owned(key, owner, policy, tookOver, events);
+                    Admission.Owned owned = new Admission.Owned(key, owner, policy, tookOver, events);
+                    if (keptAlive(policy.name())) {
+                        keepAlive.track(owned, store(policy.name()));
+                    }
+                    return owned;
                 }
                 if (!record.fingerprint().equals(fingerprint)) {
                     LOG.log(Level.DEBUG, "{0}: key reused with different arguments", key);
@@ -214,6 +238,35 @@ public final class IdempotencyEngine {
         }
     }
 
+    /**
+     * Whether the claims of an operation are renewed while its calls run: when the keep-alive is on,
+     * and the operation's store does not write them in the caller's transaction (an uncommitted claim
+     * is held by that transaction, and no other connection could renew it).
+     */
+    private boolean keptAlive(String operation) {
+        if (!keepAlive.enabled()) {
+            return false;
+        }
+        Boolean kept = keptAlive.get(operation);
+        if (kept == null) {
+            kept = keptAlive.computeIfAbsent(operation, o -> !store(o).joinsCallerTransaction(o));
+        }
+        return kept;
+    }
+
+    /** The keep-alive of this engine. */
+    public KeepAlive keepAlive() {
+        return keepAlive;
+    }
+
+    /**
+     * Neither stores nor releases an owned call, and stops renewing its claim: its outcome is unknown (it
+     * timed out while its work may still run), so the claim stays until its lease ends.
+     */
+    public void hold(Admission.Owned claim) {
+        keepAlive.untrack(claim);
+    }
+
     /** How many calls wait ({@code onInProgress = WAIT}) for running calls now. */
     int waiting() {
         return waiters.waiting();
@@ -241,6 +294,15 @@ public final class IdempotencyEngine {
     }
 
     private boolean complete(Admission.Owned claim, byte[] outcome, boolean joined) {
+        try {
+            return completeOnce(claim, outcome, joined);
+        } finally {
+            // After the store call: the claim stays renewed while a completion retries a failing store.
+            keepAlive.untrack(claim);
+        }
+    }
+
+    private boolean completeOnce(Admission.Owned claim, byte[] outcome, boolean joined) {
         long started = started();
         boolean failed = true;
         try {
@@ -302,6 +364,14 @@ public final class IdempotencyEngine {
      * @return true if the claim was deleted
      */
     public boolean release(Admission.Owned claim, ReleaseCause cause) {
+        try {
+            return releaseOnce(claim, cause);
+        } finally {
+            keepAlive.untrack(claim);
+        }
+    }
+
+    private boolean releaseOnce(Admission.Owned claim, ReleaseCause cause) {
         long started = started();
         try {
             boolean released = store(claim.policy().name()).release(claim.key().storeKey(), claim.owner());

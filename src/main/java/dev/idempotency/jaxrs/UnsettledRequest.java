@@ -116,7 +116,9 @@ final class UnsettledRequest {
      * out while its work may still run), so the claim stays until its lease ends.
      */
     void hold() {
-        settled.set(true);
+        if (settled.compareAndSet(false, true)) {
+            engine.hold(claim);
+        }
     }
 
     /**

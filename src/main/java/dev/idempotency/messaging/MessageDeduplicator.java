@@ -2,6 +2,7 @@ package dev.idempotency.messaging;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.core.Hashing;
+import dev.idempotency.core.KeepAlive;
 import dev.idempotency.core.Settlement;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -68,6 +69,7 @@ public final class MessageDeduplicator {
     private final IdempotencyStore store;
     private final MessageSettings settings;
     private final Consumer<FailedMessage> reports;
+    private final KeepAlive keepAlive;
 
     /**
      * @param store the store that holds message records
@@ -75,9 +77,21 @@ public final class MessageDeduplicator {
      * @param reports receives every {@link FailedMessage} (the CDI glue fires it as an event)
      */
     public MessageDeduplicator(IdempotencyStore store, MessageSettings settings, Consumer<FailedMessage> reports) {
+        this(store, settings, reports, KeepAlive.OFF);
+    }
+
+    /**
+     * @param store the store that holds message records
+     * @param settings lease, retention and the default attempt limit
+     * @param reports receives every {@link FailedMessage} (the CDI glue fires it as an event)
+     * @param keepAlive renews a delivery's claim while its handler runs
+     */
+    public MessageDeduplicator(
+            IdempotencyStore store, MessageSettings settings, Consumer<FailedMessage> reports, KeepAlive keepAlive) {
         this.store = Objects.requireNonNull(store, "store");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.reports = Objects.requireNonNull(reports, "reports");
+        this.keepAlive = Objects.requireNonNull(keepAlive, "keepAlive");
     }
 
     /** The settings this deduplicator uses. */
@@ -116,6 +130,25 @@ public final class MessageDeduplicator {
         if (!claim.claimed()) {
             return existing(consumer, messageId, main, claim.record());
         }
+        keepAlive.track(new KeepAlive.Claim(main, owner, settings.lease(), consumer, "message " + hash(main)), store);
+        try {
+            return handleClaimed(consumer, messageId, maxAttempts, settlement, handler, main, owner);
+        } catch (Exception | Error e) {
+            keepAlive.untrack(owner);
+            throw e;
+        }
+    }
+
+    /** Runs a delivery whose claim is held; every way out settles the claim and stops its renewal. */
+    private Delivery handleClaimed(
+            String consumer,
+            String messageId,
+            int maxAttempts,
+            Settlement settlement,
+            Handler handler,
+            String main,
+            String owner)
+            throws Exception {
         int attempt = 0;
         String lastError = null;
         for (int n = 1; n <= maxAttempts; n++) {
@@ -129,7 +162,11 @@ public final class MessageDeduplicator {
         if (attempt == 0) {
             // Every allowed attempt was used, but no delivery marked the message failed (the last one
             // stopped before it could): do it now.
-            markFailed(consumer, messageId, main, owner, maxAttempts, lastError, true);
+            try {
+                markFailed(consumer, messageId, main, owner, maxAttempts, lastError, true);
+            } finally {
+                keepAlive.untrack(owner);
+            }
             return Delivery.SKIPPED_FAILED;
         }
         final int n = attempt;
@@ -140,8 +177,20 @@ public final class MessageDeduplicator {
             throw e;
         }
         settlement.afterWork(
-                () -> succeeded(consumer, messageId, main, owner, n),
-                () -> failed(consumer, messageId, main, owner, n, maxAttempts, "the transaction rolled back"));
+                () -> {
+                    try {
+                        succeeded(consumer, messageId, main, owner, n);
+                    } finally {
+                        keepAlive.untrack(owner);
+                    }
+                },
+                () -> {
+                    try {
+                        failed(consumer, messageId, main, owner, n, maxAttempts, "the transaction rolled back");
+                    } finally {
+                        keepAlive.untrack(owner);
+                    }
+                });
         return Delivery.PROCESSED;
     }
 
@@ -170,7 +219,8 @@ public final class MessageDeduplicator {
             LOG.log(
                     Level.WARNING,
                     "message {0} of consumer {1} was processed, but another delivery took it over after this one''s lease"
-                            + " ({2}) ended; raise {3}",
+                            + " ({2}) ended without a renewal (the store was unreachable, or the keep-alive is off);"
+                            + " check the store, or raise {3}",
                     hash(main),
                     consumer,
                     settings.lease(),

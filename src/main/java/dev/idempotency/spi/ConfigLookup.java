@@ -50,6 +50,26 @@ public interface ConfigLookup {
     }
 
     /**
+     * The boolean a key holds ({@code true} or {@code false}, any case), or {@code fallback} when it is
+     * unset or blank; fails naming the key otherwise.
+     *
+     * @param key the config key
+     * @param fallback the default
+     */
+    default boolean bool(String key, boolean fallback) {
+        String text =
+                get(key).map(t -> t.trim().toLowerCase(java.util.Locale.ROOT)).orElse("");
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        if (text.equals("true") || text.equals("false")) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new IdempotencyConfigurationException(
+                "Config key '" + key + "' is '" + text + "'; use true or false (default " + fallback + ").");
+    }
+
+    /**
      * The positive whole number a key holds, or {@code fallback} when it is unset or blank; fails naming
      * the key and an example otherwise.
      *

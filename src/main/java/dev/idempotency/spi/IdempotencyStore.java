@@ -55,6 +55,30 @@ public interface IdempotencyStore {
     boolean release(String key, String owner);
 
     /**
+     * Extends the owner's IN_PROGRESS claim: its {@code expiresAt} becomes the store's now + {@code
+     * lease} (never earlier than it was), so that a call still running is not taken over. Fenced by
+     * the owner token like {@link #complete}: a claim that was taken over, completed or released is
+     * left alone. The decision is {@code RecordLifecycle.renew}. The engine renews a running call's
+     * claim every third of its lease (the keep-alive), so that the lease bounds how long a crashed
+     * caller's key stays blocked, not how long a call may run.
+     *
+     * <p>The default throws {@link UnsupportedOperationException}: a store written before this method
+     * existed cannot keep claims alive, and the engine then lets calls run on their lease alone.
+     *
+     * @param key the namespaced key
+     * @param owner the token of the claim to extend
+     * @param lease the new lease, counted from the store's now
+     * @return true if the record was the owner's claim and its lease now ends at now + lease; false
+     *     otherwise (nothing was changed)
+     * @throws UnsupportedOperationException the store does not implement it
+     */
+    default boolean renew(String key, String owner, Duration lease) {
+        throw new UnsupportedOperationException(getClass().getName()
+                + " does not implement IdempotencyStore.renew, so the claims of running calls are not kept"
+                + " alive: a call that runs longer than its lease can be taken over by a duplicate.");
+    }
+
+    /**
      * Deletes the COMPLETED record made by {@code owner}'s claim, so that the next call with the key
      * runs again: an operator's repair (for example after the stored outcome turned out wrong).
      * Fenced like {@link #release}: owner tokens are unique per call, so the key, the owner and the

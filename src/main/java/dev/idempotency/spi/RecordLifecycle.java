@@ -8,6 +8,7 @@ import java.time.Instant;
  *
  * <pre>
  *   free (absent or not live) --claim--> IN_PROGRESS(owner, expiresAt = now + lease, fingerprint)
+ *   IN_PROGRESS --renew by owner-----> IN_PROGRESS(expiresAt = now + lease), the keep-alive
  *   IN_PROGRESS --complete by owner--> COMPLETED(outcome, expiresAt = now + ttl)
  *   IN_PROGRESS --release by owner---> free
  *   IN_PROGRESS, lease ended --------> free (the next claim takes it over with a new owner)
@@ -69,6 +70,29 @@ public final class RecordLifecycle {
         return record != null
                 && record.status() == RecordStatus.IN_PROGRESS
                 && record.owner().equals(owner);
+    }
+
+    /**
+     * The owner's claim with its lease extended to {@code now + lease}; never earlier than it ended
+     * already (a store clock that stepped back does not shorten a claim). Callers check {@link
+     * #isOwnedBy} first: like completion, renewal is fenced by the owner token alone, not by time.
+     */
+    public static IdempotencyRecord renew(IdempotencyRecord claim, Instant now, Duration lease) {
+        if (claim.status() != RecordStatus.IN_PROGRESS) {
+            throw new IllegalStateException("only an IN_PROGRESS claim can be renewed: " + claim);
+        }
+        Instant until = now.plus(lease);
+        if (!until.isAfter(claim.expiresAt())) {
+            return claim;
+        }
+        return new IdempotencyRecord(
+                claim.key(),
+                RecordStatus.IN_PROGRESS,
+                claim.owner(),
+                claim.fingerprint(),
+                until,
+                null,
+                claim.createdAt());
     }
 
     /** The COMPLETED record that replaces the owner's claim. */

@@ -12,6 +12,7 @@ import dev.idempotency.it.app.DispatchBean;
 import dev.idempotency.it.app.Effects;
 import dev.idempotency.it.app.ExecutionCounter;
 import dev.idempotency.it.app.LedgerSingleton;
+import dev.idempotency.it.app.LongCharges;
 import dev.idempotency.it.app.PaymentEjb;
 import dev.idempotency.it.app.ProbedBean;
 import dev.idempotency.it.app.Receipt;
@@ -30,6 +31,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -438,6 +441,63 @@ abstract class IdempotentBeansScenarios {
             callerTransaction.rollback();
         }
         return outcome;
+    }
+
+    @Inject
+    LongCharges longCharges;
+
+    /**
+     * The keep-alive: a call that runs three times its lease (1 s) while three callers repeat it every
+     * 100 ms runs once (one effect row in PostgreSQL); every repeat is refused as in progress, and the
+     * first receipt is replayed afterwards.
+     */
+    @Test
+    void aCallThatRunsThreeTimesItsLeaseWhileDuplicatesArriveRunsOnce() throws Exception {
+        String id = "long-" + System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(4, threads);
+        try {
+            Future<Receipt> first = pool.submit(() -> longCharges.settle(id));
+            long started = System.nanoTime();
+            while (effects.executions(id) == 0) {
+                assertTrue(
+                        System.nanoTime() - started < TimeUnit.SECONDS.toNanos(10),
+                        "the first call did not start within 10 s; done: " + first.isDone());
+                Thread.sleep(20);
+            }
+            List<Future<List<Object>>> repeats = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                repeats.add(pool.submit(() -> {
+                    List<Object> seen = new ArrayList<>();
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                    while (!first.isDone() && System.nanoTime() < deadline) {
+                        try {
+                            seen.add(longCharges.settle(id));
+                        } catch (IdempotencyInProgressException e) {
+                            seen.add(e);
+                        }
+                        Thread.sleep(100);
+                    }
+                    return seen;
+                }));
+            }
+            Receipt receipt = first.get(30, TimeUnit.SECONDS);
+            int repeated = 0;
+            for (Future<List<Object>> r : repeats) {
+                for (Object o : r.get(30, TimeUnit.SECONDS)) {
+                    repeated++;
+                    if (!(o instanceof IdempotencyInProgressException) && !receipt.equals(o)) {
+                        throw new AssertionError("a repeat got " + o + " instead of 409 or " + receipt);
+                    }
+                }
+            }
+            assertTrue(repeated >= 3 * 3 * LongCharges.LEASE_MILLIS / 100 / 2, "repeats sent: " + repeated);
+            assertEquals(1, rows(id), "effect rows of a call that ran three leases, after " + repeated + " repeats");
+            assertEquals(1, effects.executions(id), "executions");
+            assertEquals(receipt, longCharges.settle(id), "the replay");
+            assertEquals(new Receipt(id, 1, 0), receipt);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @BeforeEach

@@ -35,6 +35,56 @@ class MessageDeduplicatorTest {
         return UUID.randomUUID().toString();
     }
 
+    /**
+     * The keep-alive: a handler that runs three times the delivery lease (300 ms) on one node is never
+     * taken over by the redeliveries another node receives every 50 ms meanwhile.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.idempotency.toolkit.StoreNodes#all")
+    void aHandlerRunningThreeTimesItsLeaseIsNotTakenOverByRedeliveries(StoreNodes store) throws Exception {
+        MessageSettings shortLease = new MessageSettings(3, Duration.ofHours(1), Duration.ofMillis(300));
+        java.util.concurrent.ScheduledExecutorService scheduler =
+                java.util.concurrent.Executors.newScheduledThreadPool(2);
+        java.util.concurrent.ExecutorService first = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            dev.idempotency.core.KeepAlive keepAlive =
+                    dev.idempotency.core.KeepAlive.on(scheduler, dev.idempotency.core.KeepAlive.DEFAULT_MAX_DURATION);
+            MessageDeduplicator a = new MessageDeduplicator(store.node(0), shortLease, reports::add, keepAlive);
+            MessageDeduplicator b = new MessageDeduplicator(store.node(1), shortLease, reports::add, keepAlive);
+            String id = id();
+            AtomicInteger runs = new AtomicInteger();
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.Future<Delivery> slow = first.submit(() -> a.handle("ledger", id, () -> {
+                runs.incrementAndGet();
+                started.countDown();
+                Thread.sleep(1_000);
+            }));
+            assertThat(started.await(10, TimeUnit.SECONDS))
+                    .as("the first delivery started")
+                    .isTrue();
+            int refused = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!slow.isDone() && System.nanoTime() < deadline) {
+                try {
+                    Delivery d = b.handle("ledger", id, runs::incrementAndGet);
+                    assertThat(d).as("a redelivery while the first runs").isEqualTo(Delivery.DUPLICATE);
+                } catch (IdempotencyInProgressException e) {
+                    refused++;
+                }
+                Thread.sleep(50);
+            }
+            assertThat(slow.get(10, TimeUnit.SECONDS)).isEqualTo(Delivery.PROCESSED);
+            assertThat(runs)
+                    .as("handler runs, after %d refused redeliveries", refused)
+                    .hasValue(1);
+            assertThat(refused).isGreaterThan(5);
+            assertThat(b.handle("ledger", id, runs::incrementAndGet)).isEqualTo(Delivery.DUPLICATE);
+        } finally {
+            first.shutdownNow();
+            scheduler.shutdownNow();
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("dev.idempotency.toolkit.StoreNodes#all")
     void aProcessedMessageIsAcknowledgedWithoutRunningOnEveryRedelivery(StoreNodes store) throws Exception {

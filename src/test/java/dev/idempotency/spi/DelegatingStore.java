@@ -34,6 +34,11 @@ public class DelegatingStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean renew(String key, String owner, java.time.Duration lease) {
+        return delegate.renew(key, owner, lease);
+    }
+
+    @Override
     public boolean deleteCompleted(String key, String owner) {
         return delegate.deleteCompleted(key, owner);
     }

@@ -227,6 +227,85 @@ public abstract class IdempotencyStoreContract {
     }
 
     @Test
+    void renewKeepsARunningClaimFromBeingTakenOverForThreeTimesItsLease() throws Exception {
+        // The keep-alive: the owner renews every third of its lease; at every step a duplicate finds the
+        // claim live, although the whole run lasts three leases.
+        String k = key();
+        assertThat(store.claim(k, "runner", "fp-1", SHORT).claimed()).isTrue();
+        Duration third = SHORT.dividedBy(3);
+        for (int step = 0; step < 9; step++) {
+            elapse(third);
+            assertThat(store.renew(k, "runner", SHORT))
+                    .as("renewal %d of the owner's claim", step)
+                    .isTrue();
+            ClaimResult duplicate = store.claim(k, "duplicate-" + step, "fp-1", LONG);
+            assertThat(duplicate.claimed())
+                    .as("a duplicate took over a claim renewed %d times", step + 1)
+                    .isFalse();
+            assertThat(duplicate.record().owner()).isEqualTo("runner");
+        }
+        assertThat(store.complete(k, "runner", bytes("once"), LONG)).isTrue();
+        assertThat(store.read(k).orElseThrow().outcome()).isEqualTo(bytes("once"));
+    }
+
+    @Test
+    void aClaimThatIsNoLongerRenewedEndsWithItsLease() throws Exception {
+        String k = key();
+        store.claim(k, "runner", "fp-1", SHORT);
+        assertThat(store.renew(k, "runner", SHORT)).isTrue();
+        elapse(PAST_SHORT);
+        ClaimResult takeover = store.claim(k, "next", "fp-1", LONG);
+        assertThat(takeover.claimed()).isTrue();
+        assertThat(store.renew(k, "runner", LONG))
+                .as("the old owner renews a claim that was taken over")
+                .isFalse();
+        assertThat(store.read(k).orElseThrow().owner()).isEqualTo("next");
+    }
+
+    @Test
+    void renewIsFencedByTheOwnerAndTheStatus() {
+        String k = key();
+        assertThat(store.renew(k, "nobody", LONG)).as("renew of a free key").isFalse();
+        assertThat(store.read(k)).isEmpty();
+
+        IdempotencyRecord claim = store.claim(k, "owner-1", "fp-1", LONG).record();
+        assertThat(store.renew(k, "intruder", LONG)).isFalse();
+        IdempotencyRecord after = store.read(k).orElseThrow();
+        assertThat(after.owner()).isEqualTo("owner-1");
+        assertThat(after.fingerprint()).isEqualTo("fp-1");
+        assertThat(after.status()).isEqualTo(RecordStatus.IN_PROGRESS);
+        assertThat(after.createdAt()).isEqualTo(claim.createdAt());
+
+        assertThat(store.complete(k, "owner-1", bytes("done"), LONG)).isTrue();
+        assertThat(store.renew(k, "owner-1", LONG))
+                .as("renew of a COMPLETED record")
+                .isFalse();
+        IdempotencyRecord completed = store.read(k).orElseThrow();
+        assertThat(completed.status()).isEqualTo(RecordStatus.COMPLETED);
+        assertThat(completed.outcome()).isEqualTo(bytes("done"));
+
+        String released = key();
+        store.claim(released, "owner-2", "fp-1", LONG);
+        assertThat(store.release(released, "owner-2")).isTrue();
+        assertThat(store.renew(released, "owner-2", LONG))
+                .as("renew after release")
+                .isFalse();
+        assertThat(store.read(released)).isEmpty();
+    }
+
+    @Test
+    void renewWithAShorterLeaseNeverShortensAClaim() throws Exception {
+        String k = key();
+        store.claim(k, "owner-1", "fp-1", LONG);
+        assertThat(store.renew(k, "owner-1", SHORT)).isTrue();
+        elapse(PAST_SHORT);
+        assertThat(store.claim(k, "duplicate", "fp-1", LONG).claimed())
+                .as("a renewal with a shorter lease cut the claim short")
+                .isFalse();
+        assertThat(store.complete(k, "owner-1", bytes("done"), LONG)).isTrue();
+    }
+
+    @Test
     void deleteCompletedRemovesOnlyTheOwnersCompletedRecord() {
         String k = key();
         store.claim(k, "owner-1", "fp-1", LONG);

@@ -413,6 +413,12 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 "release", key, retry -> RecordSet.booleanResult(send("release", key, RecordSet.release(key, owner))));
     }
 
+    /** One RAFT command, not retried: the engine renews again a third of a lease later. */
+    @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        return RecordSet.booleanResult(send("renew", key, RecordSet.renew(key, owner, clock.instant(), lease)));
+    }
+
     @Override
     public boolean deleteCompleted(String key, String owner) {
         return RecordSet.booleanResult(send("delete", key, RecordSet.delete(key, owner)));
@@ -607,6 +613,11 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         @Override
         public boolean release(String key, String owner) {
             return InfinispanClusterStore.this.release(key, owner);
+        }
+
+        @Override
+        public boolean renew(String key, String owner, Duration lease) {
+            return InfinispanClusterStore.this.renew(key, owner, lease);
         }
 
         @Override

@@ -160,6 +160,27 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
     }
 
     @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        return guarded("renew", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                IdempotencyRecord existing = cache.get(key);
+                if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                    return false;
+                }
+                Instant now = clock.instant();
+                IdempotencyRecord renewed = RecordLifecycle.renew(existing, now, lease);
+                long lifespan =
+                        saturatedAdd(Math.max(0, renewed.expiresAt().toEpochMilli() - now.toEpochMilli()), graceMillis);
+                if (conditionally(() -> cache.replace(key, existing, renewed, lifespan, TimeUnit.MILLISECONDS))) {
+                    return true;
+                }
+                // The record changed between read and replace (a takeover, or the entry expired): decide again.
+            }
+            throw contended("renew", key);
+        });
+    }
+
+    @Override
     public boolean release(String key, String owner) {
         return removeIf("release", key, r -> RecordLifecycle.isOwnedBy(r, owner));
     }

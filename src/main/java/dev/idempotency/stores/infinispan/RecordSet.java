@@ -52,6 +52,7 @@ final class RecordSet implements StateMachine {
     private static final byte PREPARE = 7;
     private static final byte COMMIT_PREPARED = 8;
     private static final byte NOOP = 9;
+    private static final byte RENEW = 10;
 
     /** Version of the snapshot format, first byte of every snapshot. */
     private static final byte SNAPSHOT_V1 = 1;
@@ -115,6 +116,16 @@ final class RecordSet implements StateMachine {
         return command(RELEASE, out -> {
             RecordCodec.writeString(out, key);
             RecordCodec.writeString(out, owner);
+        });
+    }
+
+    /** The owner's claim extended to {@code now + lease} ({@link RecordLifecycle#renew}). */
+    static byte[] renew(String key, String owner, Instant now, Duration lease) {
+        return command(RENEW, out -> {
+            RecordCodec.writeString(out, key);
+            RecordCodec.writeString(out, owner);
+            RecordCodec.writeInstant(out, now);
+            writeDuration(out, lease);
         });
     }
 
@@ -228,6 +239,7 @@ final class RecordSet implements StateMachine {
             case PREPARE -> applyPrepare(in, out);
             case COMMIT_PREPARED -> applyCommitPrepared(in, out);
             case NOOP -> {}
+            case RENEW -> applyRenew(in, out);
             case READ -> RecordCodec.writeOptionalRecord(out, records.get(RecordCodec.readString(in)));
             default -> throw new IOException("unknown idempotency record command " + op);
         }
@@ -254,6 +266,20 @@ final class RecordSet implements StateMachine {
         out.writeBoolean(true);
         RecordCodec.writeRecord(out, claim);
         RecordCodec.writeOptionalRecord(out, existing);
+    }
+
+    private void applyRenew(DataInput in, DataOutput out) throws IOException {
+        String key = RecordCodec.readString(in);
+        String owner = RecordCodec.readString(in);
+        Instant now = RecordCodec.readInstant(in);
+        Duration lease = readDuration(in);
+        IdempotencyRecord existing = records.get(key);
+        if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+            out.writeBoolean(false);
+            return;
+        }
+        records.put(key, RecordLifecycle.renew(existing, now, lease));
+        out.writeBoolean(true);
     }
 
     private void applyComplete(DataInput in, DataOutput out) throws IOException {

@@ -82,6 +82,9 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
 
     private static final System.Logger LOG = System.getLogger(JpaIdempotencyStore.class.getName());
     private static final int ATTEMPTS = 5;
+    /** How long a claim or a read tries other connections after a lost one; a database that is down fails fast. */
+    private static final long CONNECTION_RETRY_WINDOW_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+
     private static final int DELETE_CHUNK = 500;
     private static final String SAVEPOINT = "idempotency_claim";
     /** SQLStates of lock waits that timed out or were cancelled by the statement timeout. */
@@ -108,6 +111,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private final String takeoverSql;
     private final String completeSql;
     private final String releaseSql;
+    private final String renewSql;
     private final String purgeSelectSql;
     /** The operation whose records this view serves ({@link #forOperation}); {@code null} for none. */
     private final String operation;
@@ -148,6 +152,8 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         this.completeSql =
                 "UPDATE " + TABLE + " SET status = ?, expires_at = ?, outcome = ?, updated_at = ? WHERE " + fence;
         this.releaseSql = "DELETE FROM " + TABLE + " WHERE " + fence;
+        this.renewSql = "UPDATE " + TABLE + " SET expires_at = CASE WHEN expires_at < ? THEN ? ELSE expires_at END,"
+                + " updated_at = ? WHERE " + fence;
         this.purgeSelectSql =
                 "SELECT idem_key FROM " + TABLE + " WHERE " + purgeCondition(dialect) + " ORDER BY expires_at";
     }
@@ -302,6 +308,10 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             if (existing == null) {
                 continue; // released or purged since the INSERT: insert again
             }
+            if (RecordLifecycle.isOwnedBy(existing, claim.owner())) {
+                // This call's own INSERT, from an attempt whose answer a lost connection swallowed.
+                return ClaimResult.claimed(existing);
+            }
             if (RecordLifecycle.isLive(existing, now) || sameRecord(existing, refused)) {
                 // Live on this node's clock, or (unchanged since the takeover that the database
                 // refused) live on the database's: this node's clock runs ahead.
@@ -410,7 +420,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         Instant now = now();
         IdempotencyRecord r;
         try {
-            r = connections.separate(c -> read(c, key, false));
+            r = retrying(() -> connections.separate(c -> read(c, key, false)));
         } catch (SQLException e) {
             throw unavailable("read", operation, key, e);
         }
@@ -469,6 +479,31 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     }
                 },
                 null);
+    }
+
+    /**
+     * Extends the owner's claim with one fenced UPDATE ({@link RecordLifecycle#isOwnedBy} in SQL, the
+     * values of {@link RecordLifecycle#renew}: never earlier than the row's expiry). Always in a
+     * transaction of its own, and not retried: the engine renews again a third of a lease later.
+     */
+    @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        Instant now = now();
+        IdempotencyRecord expected = expectedClaim(key, owner);
+        long until = RecordLifecycle.renew(expected, now, lease).expiresAt().toEpochMilli();
+        try {
+            return connections.separate(c -> {
+                try (PreparedStatement ps = c.prepareStatement(renewSql)) {
+                    ps.setLong(1, until);
+                    ps.setLong(2, until);
+                    ps.setLong(3, now.toEpochMilli());
+                    bindFence(ps, 4, expected);
+                    return bounded(ps, ps::executeUpdate) == 1;
+                }
+            });
+        } catch (SQLException e) {
+            throw unavailable("renew", operation, key, e);
+        }
     }
 
     /**
@@ -700,12 +735,21 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     }
 
     /** Runs a whole separate-mode claim again after a deadlock or serialization failure. */
+    /**
+     * Runs a call again after a deadlock or a serialization failure, and after a lost connection: the
+     * pool may still hold connections that a database blip broke, each of which fails once and is then
+     * evicted ({@link Connections#evictingBroken}), so the next attempt takes another. A claim is safe to
+     * repeat: an INSERT that landed before its answer was lost is found as this owner's own claim.
+     */
     private static <T> T retrying(SqlCall<T> call) throws SQLException {
+        long started = System.nanoTime();
         for (int attempt = 1; ; attempt++) {
             try {
                 return call.call();
             } catch (SQLException e) {
-                if (attempt >= ATTEMPTS || !isRetryable(e)) {
+                boolean lost =
+                        Connections.isConnectionLoss(e) && System.nanoTime() - started < CONNECTION_RETRY_WINDOW_NANOS;
+                if (attempt >= ATTEMPTS || !(isRetryable(e) || lost)) {
                     throw e;
                 }
             }

@@ -111,6 +111,11 @@ public class JpaStoreBean implements IdempotencyStore {
     }
 
     @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        return store().renew(key, owner, lease);
+    }
+
+    @Override
     public boolean deleteCompleted(String key, String owner) {
         return store().deleteCompleted(key, owner);
     }
@@ -183,6 +188,11 @@ public class JpaStoreBean implements IdempotencyStore {
         @Override
         public boolean release(String key, String owner) {
             return bound().release(key, owner);
+        }
+
+        @Override
+        public boolean renew(String key, String owner, Duration lease) {
+            return bound().renew(key, owner, lease);
         }
 
         @Override

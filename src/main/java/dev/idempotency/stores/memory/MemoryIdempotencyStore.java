@@ -189,6 +189,20 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        Instant now = clock.instant();
+        boolean[] done = {false};
+        records.computeIfPresent(key, (k, existing) -> {
+            if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                return existing;
+            }
+            done[0] = true;
+            return RecordLifecycle.renew(existing, now, lease);
+        });
+        return done[0];
+    }
+
+    @Override
     public boolean release(String key, String owner) {
         boolean[] done = {false};
         records.computeIfPresent(key, (k, existing) -> {

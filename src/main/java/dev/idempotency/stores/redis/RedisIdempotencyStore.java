@@ -90,6 +90,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     /** How often a decision is retried after the record changed between the read and the write. */
     private static final int MAX_ATTEMPTS = 64;
+    /** How long a claim or a read tries other connections after a lost one; a Redis that is down fails fast. */
+    private static final long LOST_CONNECTION_RETRY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
 
     private final UnifiedJedis redis;
     private final Clock clock;
@@ -214,6 +216,33 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                     }
                     throw contended("complete", key);
                 }));
+    }
+
+    /**
+     * Extends the owner's claim (GET, decide with {@link RecordLifecycle#renew}, compare-and-set with
+     * the claim's {@code PX}: the new lease plus the claim grace). Not retried: the engine renews again
+     * a third of a lease later.
+     */
+    @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        byte[] rk = redisKey(key);
+        return guarded("renew", key, () -> {
+            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+                byte[] seen = redis.get(rk);
+                IdempotencyRecord existing = seen == null ? null : decode(key, seen);
+                if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                    return false;
+                }
+                Instant now = clock.instant();
+                IdempotencyRecord renewed = RecordLifecycle.renew(existing, now, lease);
+                long px =
+                        saturatedAdd(Math.max(0, renewed.expiresAt().toEpochMilli() - now.toEpochMilli()), graceMillis);
+                if (compareAndSet(rk, seen, RedisRecordCodec.encode(renewed), px)) {
+                    return true;
+                }
+            }
+            throw contended("renew", key);
+        });
     }
 
     /** Releases the owner's claim, retrying a transient failure like {@link #complete}. */
@@ -498,7 +527,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     private <T> T guarded(String operation, String key, Supplier<T> action) {
         try {
-            return action.get();
+            return onAnotherConnection(operation, action);
         } catch (JedisException e) {
             LOG.log(
                     System.Logger.Level.WARNING,
@@ -513,6 +542,28 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                             + ". Check that Redis is up and reachable (key '"
                             + RedisStoreSettings.URI + "' or its cluster/sentinel keys).",
                     e);
+        }
+    }
+
+    /**
+     * Runs a claim, read or renew again, for up to 2 s, when its connection was lost: after a blip of
+     * the network or a Redis restart the pool still holds connections that fail once each (and are then
+     * destroyed), and a new connection would serve the call. A claim is safe to repeat: a {@code SET}
+     * that landed before its answer was lost is found as this owner's own claim.
+     */
+    private static <T> T onAnotherConnection(String operation, Supplier<T> action) {
+        if (!operation.equals("claim") && !operation.equals("read") && !operation.equals("renew")) {
+            return action.get();
+        }
+        long started = System.nanoTime();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return action.get();
+            } catch (JedisConnectionException e) {
+                if (attempt >= 8 || System.nanoTime() - started > LOST_CONNECTION_RETRY_NANOS) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -87,6 +87,11 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
         }
 
         @Override
+        public boolean renew(String key, String owner, Duration lease) {
+            return other().renew(key, owner, lease);
+        }
+
+        @Override
         public boolean deleteCompleted(String key, String owner) {
             return other().deleteCompleted(key, owner);
         }

@@ -54,6 +54,12 @@ public class FlakyStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean renew(String key, String owner, java.time.Duration lease) {
+        check();
+        return delegate.renew(key, owner, lease);
+    }
+
+    @Override
     public int purgeExpired(int max) {
         return failing ? 0 : delegate.purgeExpired(max);
     }

@@ -75,6 +75,20 @@ public class SampleStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        Instant now = clock.instant();
+        AtomicBoolean done = new AtomicBoolean();
+        records.computeIfPresent(key, (k, existing) -> {
+            if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+                return existing;
+            }
+            done.set(true);
+            return RecordLifecycle.renew(existing, now, lease);
+        });
+        return done.get();
+    }
+
+    @Override
     public boolean release(String key, String owner) {
         AtomicBoolean done = new AtomicBoolean();
         records.computeIfPresent(key, (k, existing) -> {
