@@ -68,6 +68,16 @@ public final class Deployments {
      * @return the archive
      */
     public static WebArchive withPostgres(WebArchive war, String jndiName) {
+        return withPostgres(war, java.util.Map.of(jndiName, 5432));
+    }
+
+    /**
+     * Adds to a WAR JTA data sources on the tests' PostgreSQL database, as {@link #withPostgres(WebArchive,
+     * String)} does, each reached on its own port of 127.0.0.1 (5432, or a test's TCP proxy in front of it).
+     *
+     * @param dataSources each data source's name and the port it connects to
+     */
+    public static WebArchive withPostgres(WebArchive war, java.util.Map<String, Integer> dataSources) {
         String database = TestServices.PG_DATABASE;
         TestServices.postgresUrl(); // creates the database when missing
         File driver = new File(org.postgresql.Driver.class
@@ -75,23 +85,28 @@ public final class Deployments {
                 .getCodeSource()
                 .getLocation()
                 .getPath());
+        StringBuilder sources = new StringBuilder();
+        new java.util.TreeMap<>(dataSources)
+                .forEach((jndiName, port) -> sources.append(String.join(
+                        "\n",
+                        "  <data-source>",
+                        "    <name>" + jndiName + "</name>",
+                        "    <class-name>org.postgresql.ds.PGSimpleDataSource</class-name>",
+                        "    <server-name>127.0.0.1</server-name>",
+                        "    <port-number>" + port + "</port-number>",
+                        "    <database-name>" + database + "</database-name>",
+                        "    <user>postgres</user>",
+                        "    <password>postgres</password>",
+                        "    <transactional>true</transactional>",
+                        "    <max-pool-size>48</max-pool-size>",
+                        "    <min-pool-size>2</min-pool-size>",
+                        "  </data-source>",
+                        "")));
         String webXml = String.join(
                 "\n",
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
                 "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">",
-                "  <data-source>",
-                "    <name>" + jndiName + "</name>",
-                "    <class-name>org.postgresql.ds.PGSimpleDataSource</class-name>",
-                "    <server-name>127.0.0.1</server-name>",
-                "    <port-number>5432</port-number>",
-                "    <database-name>" + database + "</database-name>",
-                "    <user>postgres</user>",
-                "    <password>postgres</password>",
-                "    <transactional>true</transactional>",
-                "    <max-pool-size>48</max-pool-size>",
-                "    <min-pool-size>2</min-pool-size>",
-                "  </data-source>",
-                "</web-app>",
+                sources.toString() + "</web-app>",
                 "");
         return war.addAsLibrary(driver).setWebXML(new StringAsset(webXml));
     }

@@ -27,8 +27,15 @@ public final class TcpProxy implements AutoCloseable {
 
     /** Starts a proxy on a free port of 127.0.0.1 to {@code upstreamPort} on 127.0.0.1. */
     public TcpProxy(int upstreamPort) throws IOException {
+        this(0, upstreamPort);
+    }
+
+    /** Starts a proxy on {@code port} of 127.0.0.1 (0: a free one) to {@code upstreamPort} on 127.0.0.1. */
+    public TcpProxy(int port, int upstreamPort) throws IOException {
         this.upstreamPort = upstreamPort;
-        this.server = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+        this.server = new ServerSocket();
+        this.server.setReuseAddress(true);
+        this.server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
         Thread acceptor = new Thread(this::accept, "tcp-proxy-" + server.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();

@@ -38,15 +38,73 @@ interface Connections {
      */
     static <T> T autocommitted(javax.sql.DataSource dataSource, Work<T> work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            if (c.getAutoCommit()) {
-                return work.run(c);
+            return evictingBroken(c, conn -> {
+                if (conn.getAutoCommit()) {
+                    return work.run(conn);
+                }
+                conn.setAutoCommit(true);
+                try {
+                    return work.run(conn);
+                } finally {
+                    conn.setAutoCommit(false);
+                }
+            });
+        }
+    }
+
+    /**
+     * Runs {@code work} on a pooled connection and, when it fails because the connection is broken (a
+     * reset, a failover, a restarted database: {@link #isConnectionLoss}), aborts the connection
+     * ({@link Connection#abort}) before the pool gets it back. A pool that does not validate its
+     * connections (Payara's and GlassFish's by default) would otherwise hand the dead connection out
+     * again, and every call after a database blip would fail until the server restarts; an aborted one
+     * is removed from the pool.
+     */
+    static <T> T evictingBroken(Connection c, Work<T> work) throws SQLException {
+        try {
+            return work.run(c);
+        } catch (SQLException e) {
+            if (isConnectionLoss(e) || isClosed(c)) {
+                abort(c, e);
             }
-            c.setAutoCommit(true);
-            try {
-                return work.run(c);
-            } finally {
-                c.setAutoCommit(false);
+            throw e;
+        }
+    }
+
+    /** Whether the failure says the connection itself is lost (SQLState class 08 and its kin). */
+    static boolean isConnectionLoss(Throwable e) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLRecoverableException
+                    || t instanceof java.io.IOException) {
+                return true;
             }
+            if (t instanceof SQLException s) {
+                String state = s.getSQLState();
+                int code = s.getErrorCode();
+                // 08: connection exception; MariaDB/MySQL 2006 and 2013: server gone, connection lost.
+                if ((state != null && state.startsWith("08")) || code == 2006 || code == 2013) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isClosed(Connection c) {
+        try {
+            return c.isClosed();
+        } catch (SQLException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    private static void abort(Connection c, SQLException failure) {
+        try {
+            c.abort(Runnable::run);
+        } catch (SQLException | RuntimeException | AbstractMethodError e) {
+            failure.addSuppressed(e);
         }
     }
 }

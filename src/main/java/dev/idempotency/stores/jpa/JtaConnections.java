@@ -52,7 +52,7 @@ final class JtaConnections implements Connections {
                     operation, JpaStoreSettings.TRANSACTION, "its idempotency record is written", status);
         }
         try (Connection c = dataSource.getConnection()) {
-            return work.run(c);
+            return Connections.evictingBroken(c, work);
         }
     }
 

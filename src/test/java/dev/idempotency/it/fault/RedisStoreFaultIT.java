@@ -1,0 +1,41 @@
+package dev.idempotency.it.fault;
+
+import dev.idempotency.TestServices;
+import dev.idempotency.stores.TcpProxy;
+import dev.idempotency.stores.redis.RedisServers;
+import java.io.File;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.jboss.shrinkwrap.resolver.api.maven.Maven;
+
+/**
+ * {@link StoreFaultScenarios} on the Redis store (Jedis bundled in the WAR, as the README says), its
+ * connections to a Redis server of the test's own through the proxy.
+ */
+class RedisStoreFaultIT extends StoreFaultScenarios {
+
+    private static final int REDIS_PORT = TestServices.port(7717);
+    private static final int PROXY_PORT = TestServices.port(7718);
+
+    @Deployment(testable = false)
+    static WebArchive deployment() throws IOException, SQLException {
+        RedisServers.start(REDIS_PORT);
+        proxy = new TcpProxy(PROXY_PORT, REDIS_PORT);
+        File[] jedis = Maven.resolver()
+                .loadPomFromFile("pom.xml")
+                .resolve("redis.clients:jedis")
+                .withTransitivity()
+                .asFile();
+        return deployment(
+                        "fault-redis-it.war",
+                        "idempotency.store=redis\n"
+                                + "idempotency.redis.uri=redis://127.0.0.1:" + PROXY_PORT + "\n"
+                                + "idempotency.redis.timeout=PT0.5S\n"
+                                + "idempotency.redis.connect-timeout=PT0.5S\n",
+                        Map.of())
+                .addAsLibraries(jedis);
+    }
+}
