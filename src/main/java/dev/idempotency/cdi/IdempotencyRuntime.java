@@ -202,7 +202,9 @@ public class IdempotencyRuntime implements EntryPointServices {
         if (engine.store(policy.name()).joinsCallerTransaction(policy.name())) {
             JoinedModeCheck.check(method, targetClass, policy.name());
         }
-        return GuardedMethod.plan(method, policy, engine, settlement);
+        GuardedMethod plan = GuardedMethod.plan(method, policy, engine, settlement);
+        engine.planned(policy, "CDI");
+        return plan;
     }
 
     private IdempotencyObserver observer() {

@@ -46,6 +46,8 @@ public final class IdempotencyEngine {
     private final KeepAlive keepAlive;
     /** Per operation: whether its claims are kept alive (not for a store that joins the caller's transaction). */
     private final ConcurrentHashMap<String, Boolean> keptAlive = new ConcurrentHashMap<>();
+    /** The operations whose settings {@link #planned} logged. */
+    private final java.util.Set<String> described = ConcurrentHashMap.newKeySet();
 
     /** @param store where records live */
     public IdempotencyEngine(IdempotencyStore store) {
@@ -140,6 +142,38 @@ public final class IdempotencyEngine {
                             store.forOperation(o), () -> store.getClass().getName() + ".forOperation returned null"));
         }
         return s;
+    }
+
+    /**
+     * Logs an operation's effective settings, once per operation, at INFO: what the annotation and the
+     * configuration resolved to, so that a deployment's log confirms which mode and lease each got.
+     * Entry points call it when they plan an operation.
+     *
+     * @param entryPoint how the operation is reached, such as {@code CDI} or {@code HTTP}
+     */
+    public void planned(OperationPolicy policy, String entryPoint) {
+        if (!described.add(policy.name())) {
+            return;
+        }
+        IdempotencyStore s = store(policy.name());
+        boolean joined = s.joinsCallerTransaction(policy.name());
+        LOG.log(
+                Level.INFO,
+                "idempotent operation ''{0}'' ({1}): ttl {2}, lease {3}{4}, onInProgress {5}, key {6}, {7} transaction"
+                        + " mode",
+                policy.name(),
+                entryPoint,
+                policy.ttl(),
+                policy.lease(),
+                keepAlive.enabled() && !joined ? " (renewed while running)" : "",
+                policy.onInProgress(),
+                policy.required() ? "required" : "optional",
+                joined ? "joined" : "separate");
+    }
+
+    /** The operations planned so far ({@link #store(String)} asked for them), in no particular order. */
+    public java.util.Set<String> operations() {
+        return java.util.Set.copyOf(operationStores.keySet());
     }
 
     /** The observer this engine reports to. */
@@ -265,6 +299,38 @@ public final class IdempotencyEngine {
      */
     public void hold(Admission.Owned claim) {
         keepAlive.untrack(claim);
+    }
+
+    /**
+     * Stores the outcome of an owned call whose claim was in its caller's transaction, after that
+     * transaction rolled back (the claim and the call's work with it): in a record of its own, claimed
+     * and completed on this engine's store itself, outside any transaction. Nothing the call did
+     * remains, so keeping its answer cannot hide an effect, and a repeat replays the answer instead of
+     * running again. If another call claimed the key since the rollback, that call's record stands.
+     *
+     * @param fingerprint the call's fingerprint
+     * @return true if the outcome was stored; never throws (a failure is logged at DEBUG, and the key
+     *     stays free, as after any rollback)
+     */
+    public boolean storeAfterRollback(Admission.Owned claim, String fingerprint, byte[] outcome) {
+        String owner = tokenPrefix + Long.toString(tokenCounter.incrementAndGet(), 36);
+        String key = claim.key().storeKey();
+        try {
+            ClaimResult again =
+                    store.claim(key, owner, fingerprint, claim.policy().lease());
+            if (!again.claimed()) {
+                LOG.log(Level.DEBUG, "{0}: another call claimed the key after the rollback", claim.key());
+                return false;
+            }
+            if (store.complete(key, owner, outcome, claim.policy().ttl())) {
+                return true;
+            }
+            store.release(key, owner);
+            return false;
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, claim.key() + ": the outcome of a rolled-back call could not be stored", e);
+            return false;
+        }
     }
 
     /** How many calls wait ({@code onInProgress = WAIT}) for running calls now. */

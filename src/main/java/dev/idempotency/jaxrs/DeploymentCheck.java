@@ -10,6 +10,7 @@ import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.annotation.HandlesTypes;
 import jakarta.ws.rs.Path;
 import java.lang.System.Logger.Level;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.eclipse.microprofile.config.Config;
@@ -68,11 +69,15 @@ public class DeploymentCheck implements ServletContainerInitializer {
             Config config = ConfigProvider.getConfig(event.getServletContext().getClassLoader());
             List<GuardedRoutes.Route> routes =
                     GuardedRoutes.of(classes, key -> config.getOptionalValue(key, String.class));
+            Set<String> operations = new HashSet<>(runtime.engine().operations());
             for (GuardedRoutes.Route route : routes) {
+                operations.add(route.operation());
                 if (route.async() && store.joinsCallerTransaction(route.operation())) {
                     throw IdempotencyFeature.asyncJoined(route.method(), route.operation());
                 }
             }
+            // Every operation is known now: the CDI ones were planned with the runtime, the routes above.
+            store.checkOperations(operations);
         }
 
         @Override

@@ -85,6 +85,9 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         this.events = guarded ? engine.events(policy.name()) : OperationEvents.NONE;
         // The store writes this operation's records in the caller's transaction: the filter begins it.
         this.joined = guarded && engine.store(policy.name()).joinsCallerTransaction(policy.name());
+        if (guarded) {
+            engine.planned(policy, "HTTP");
+        }
         this.suspended = IdempotencyFeature.isSuspended(resourceMethod);
     }
 
@@ -158,7 +161,8 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             abort(request, replay(replay, key));
             return;
         }
-        request.setProperty(UnsettledRequest.PROPERTY, new UnsettledRequest((Admission.Owned) claim, engine, tx));
+        request.setProperty(
+                UnsettledRequest.PROPERTY, new UnsettledRequest((Admission.Owned) claim, engine, tx, fingerprint));
     }
 
     @Override

@@ -25,15 +25,18 @@ final class UnsettledRequest {
     private volatile int status;
 
     private final RequestTransaction tx;
+    private final String fingerprint;
 
     /**
      * @param tx the transaction the filter began for a joined-mode operation, which settling ends; or
      *     {@code null}
+     * @param fingerprint the request's fingerprint
      */
-    UnsettledRequest(Admission.Owned claim, IdempotencyEngine engine, RequestTransaction tx) {
+    UnsettledRequest(Admission.Owned claim, IdempotencyEngine engine, RequestTransaction tx, String fingerprint) {
         this.claim = claim;
         this.engine = engine;
         this.tx = tx;
+        this.fingerprint = fingerprint;
     }
 
     Admission.Owned claim() {
@@ -82,7 +85,8 @@ final class UnsettledRequest {
     /**
      * Stores the response, unless already settled. In a joined-mode transaction the record is written
      * in it and the transaction commits: the resource's work and the record together. A transaction
-     * the work marked for rollback is rolled back instead (nothing was done, a retry runs again).
+     * the work marked for rollback is rolled back instead (nothing was done): a 4xx is then stored in a
+     * record of its own ({@link IdempotencyEngine#storeAfterRollback}), anything else lets a retry run.
      *
      * @throws IllegalStateException in a joined-mode transaction, the record could not be written or
      *     the commit failed; nothing was committed, and the captured response must not reach the client
@@ -97,6 +101,13 @@ final class UnsettledRequest {
         }
         if (tx.rollbackOnly()) {
             tx.rollback();
+            if (response.status() >= 400
+                    && response.status() < 500
+                    && engine.storeAfterRollback(claim, fingerprint, response.encode())) {
+                // A kept 4xx (say a validation failure) whose transaction the work marked for rollback: its
+                // work is undone, so the 4xx is kept apart and replayed, as a 4xx of the separate mode is.
+                return;
+            }
             claim.events().released(ReleaseCause.ROLLBACK);
             return;
         }

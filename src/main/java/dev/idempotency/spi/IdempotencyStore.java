@@ -125,6 +125,17 @@ public interface IdempotencyStore {
     }
 
     /**
+     * Checks the store's per-operation settings against every operation the application guards, once
+     * at deployment, after all of them were planned: a setting that names no guarded operation (a
+     * misspelt operation name) is refused with an {@link dev.idempotency.IdempotencyConfigurationException}
+     * naming the key, so that it fails the deployment instead of silently applying to nothing. The
+     * default checks nothing (a store without per-operation settings).
+     *
+     * @param operations the names of every guarded operation of the application
+     */
+    default void checkOperations(java.util.Set<String> operations) {}
+
+    /**
      * Whether this store writes the records of {@code operation} in the caller's own transaction, so
      * that they commit or roll back together with the caller's business data. When true, a guarded
      * call completes its record inside that transaction (before commit), and a rollback undoes the

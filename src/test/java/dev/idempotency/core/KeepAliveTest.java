@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /** The lease keep-alive, on the memory store with the system clock (real time, real threads). */
 class KeepAliveTest {
 
-    private static final Duration LEASE = Duration.ofMillis(300);
+    private static final Duration LEASE = Duration.ofMillis(600);
 
     private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
     private final ExecutorService callers = Executors.newFixedThreadPool(5);

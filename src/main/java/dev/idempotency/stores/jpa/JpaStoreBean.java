@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
@@ -134,6 +136,41 @@ public class JpaStoreBean implements IdempotencyStore {
     public IdempotencyStore forOperation(String operation) {
         storeSettings().mode(operation); // an invalid per-operation key fails now, at deployment
         return new OperationStore(operation);
+    }
+
+    /**
+     * Refuses a per-operation mode key ({@code idempotency.jpa.transaction.<operation>}) that names no
+     * guarded operation, and logs which operations run in a mode other than the default.
+     */
+    @Override
+    public void checkOperations(Set<String> operations) {
+        Config config = ConfigProvider.getConfig();
+        String prefix = JpaStoreSettings.TRANSACTION + ".";
+        JpaStoreSettings settings = storeSettings();
+        Set<String> other = new TreeSet<>();
+        for (String key : config.getPropertyNames()) {
+            if (!key.startsWith(prefix)) {
+                continue;
+            }
+            String operation = key.substring(prefix.length());
+            if (!operations.contains(operation)) {
+                throw new IdempotencyConfigurationException("Config key '" + key + "' sets the transaction mode of"
+                        + " operation '" + operation + "', but no guarded operation of this application has that"
+                        + " name, so the key would apply to nothing. The operations are " + new TreeSet<>(operations)
+                        + ". Correct the name (in a .properties file an HTTP operation's space is escaped:"
+                        + " 'idempotency.jpa.transaction.POST\\ /orders'), or remove the key.");
+            }
+            if (settings.mode(operation) != settings.defaultMode()) {
+                other.add(operation + "=" + settings.mode(operation).name().toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        if (!other.isEmpty()) {
+            LOG.log(
+                    Level.INFO,
+                    "JPA idempotency store: default transaction mode {0}; operations in another mode: {1}",
+                    settings.defaultMode().name().toLowerCase(java.util.Locale.ROOT),
+                    other);
+        }
     }
 
     /** Starts the store if it has not started: a configuration it cannot work with throws here. */

@@ -132,6 +132,8 @@ abstract class HttpFaultMatrix {
      *       kept and replayed;
      *   <li>the response fails to serialize after the method returned: one row, the retry gets 409
      *       {@code response-not-replayable} and never runs;
+     *   <li>a {@code BadRequestException} (400) in a {@code REQUIRED} transaction, separate and joined:
+     *       the work rolls back, the 400 is kept and replayed, nothing runs again;
      *   <li>an unmapped exception: the key is released (README: "threw an unmapped exception"); where
      *       the work ran in a transaction it rolled back, so no row and the retry runs once; where it
      *       ran without one, its row stays and the retry runs again (a method that throws after
@@ -143,6 +145,9 @@ abstract class HttpFaultMatrix {
         List<String> failures = new ArrayList<>();
         for (Entry entry : entries()) {
             for (Outcome outcome : Outcome.values()) {
+                if (outcome == Outcome.REJECTED && entry != Entry.REQUIRED && entry != Entry.JOINED_REQUIRED) {
+                    continue; // a rolled-back 4xx: the transaction's own method, separate and joined
+                }
                 runCase(entry, outcome, failures);
             }
         }
@@ -159,9 +164,10 @@ abstract class HttpFaultMatrix {
         switch (outcome) {
             case OK -> c.check("first: 201 fresh", first.statusCode() == 201 && !replayed(first), first);
             case DECLINED -> c.check("first: 402", first.statusCode() == 402 && !replayed(first), first);
+            case REJECTED -> c.check("first: 400", first.statusCode() == 400 && !replayed(first), first);
             case UNWRITABLE, FATAL -> c.check("first: the server's 500", first.statusCode() >= 500, first);
         }
-        boolean undone = outcome == Outcome.FATAL && entry.rollsBack;
+        boolean undone = (outcome == Outcome.FATAL || outcome == Outcome.REJECTED) && entry.rollsBack;
         c.check(
                 "rows after the first call: " + (undone ? 0 : 1) + ", were " + rowsAfterFirst,
                 rowsAfterFirst == (undone ? 0 : 1));
@@ -178,6 +184,17 @@ abstract class HttpFaultMatrix {
                                 && retry.body().equals(first.body()),
                         retry);
                 c.check("one row and one execution, were " + rows + "/" + executions, rows == 1 && executions == 1);
+            }
+            case REJECTED -> {
+                // Its work rolled back, and its 400 is kept (in the joined mode apart from the rolled-back
+                // transaction): the retry replays the 400 and runs nothing.
+                c.check(
+                        "retry replays the 400",
+                        replayed(retry)
+                                && retry.statusCode() == 400
+                                && retry.body().equals(first.body()),
+                        retry);
+                c.check("no row and one execution, were " + rows + "/" + executions, rows == 0 && executions == 1);
             }
             case UNWRITABLE -> {
                 c.check(

@@ -32,7 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>an asynchronous resource method in the JPA store's joined mode fails the deployment, while the
  *       same WAR with the method synchronous deploys (so the refusal is for that reason, not another);
  *   <li>a JPA store data source name that nothing binds fails the deployment, in a WAR without EJBs
- *       (whose web.xml data sources some servers bind only when the web module starts).
+ *       (whose web.xml data sources some servers bind only when the web module starts);
+ *   <li>a per-operation transaction-mode key whose operation name matches no guarded operation fails
+ *       the deployment, while the same WAR without it deploys.
  * </ul>
  */
 @ExtendWith(ArquillianExtension.class)
@@ -51,6 +53,10 @@ class DeploymentRefusalsIT {
     }
 
     private static WebArchive war(String name, Class<?> resource, String storeDataSource) {
+        return war(name, resource, storeDataSource, "");
+    }
+
+    private static WebArchive war(String name, Class<?> resource, String storeDataSource, String moreConfig) {
         return Deployments.withPostgres(
                 Deployments.war(name)
                         .addClasses(RefusalApp.class, resource)
@@ -59,7 +65,7 @@ class DeploymentRefusalsIT {
                                         + "idempotency.jpa.datasource=" + storeDataSource + "\n"
                                         + "idempotency.jpa.transaction=separate\n"
                                         + "idempotency.jpa.transaction." + AsyncJoinedResource.OPERATION
-                                        + "=joined\n"),
+                                        + "=joined\n" + moreConfig),
                                 "META-INF/microprofile-config.properties"),
                 DATASOURCE);
     }
@@ -78,6 +84,21 @@ class DeploymentRefusalsIT {
     @Deployment(name = "unbound", managed = false, testable = false)
     static WebArchive unbound() {
         return war("refusal-unbound.war", SyncJoinedResource.class, "java:app/jdbc/nothing-binds-this");
+    }
+
+    @Deployment(name = "misspelt", managed = false, testable = false)
+    static WebArchive misspelt() {
+        // The control's WAR, plus a per-operation key whose operation name is misspelt.
+        return war(
+                "refusal-misspelt.war",
+                SyncJoinedResource.class,
+                DATASOURCE,
+                "idempotency.jpa.transaction.refunds.creat=joined\n");
+    }
+
+    @Test
+    void aPerOperationKeyNamingNoOperationFailsTheDeployment() throws Exception {
+        refused("misspelt", misspelt(), "'idempotency.jpa.transaction.refunds.creat' sets the transaction mode");
     }
 
     @Test

@@ -15,7 +15,12 @@ public enum Outcome {
     /** {@link Declined}, mapped to 402 and listed in {@code dontRollbackOn}: the work commits. */
     DECLINED,
     /** 201 with an entity JSON-B cannot write: the method returned, its response fails afterwards. */
-    UNWRITABLE;
+    UNWRITABLE,
+    /**
+     * A {@code BadRequestException} (400, with a body), as input validation throws: not in {@code
+     * dontRollbackOn}, so a transaction of the method rolls back, yet the 400 is a kept status.
+     */
+    REJECTED;
 
     /** The header's outcome; OK when absent. */
     public static Outcome of(String header) {
@@ -31,6 +36,10 @@ public enum Outcome {
                     .build();
             case FATAL -> throw new IllegalStateException("the charge of " + id + " failed after its effect");
             case DECLINED -> throw new Declined(id);
+            case REJECTED -> throw new jakarta.ws.rs.BadRequestException(Response.status(400)
+                    .type(MediaType.TEXT_PLAIN)
+                    .entity("rejected " + id + " run " + run)
+                    .build());
             case UNWRITABLE -> Response.status(201)
                     .type(MediaType.APPLICATION_JSON)
                     .entity(new Unwritable())
