@@ -1,6 +1,7 @@
 package dev.idempotency.it.fault;
 
 import dev.idempotency.TestServices;
+import dev.idempotency.it.Deployments;
 import dev.idempotency.it.fault.app.SettlementsResource;
 import dev.idempotency.stores.TcpProxy;
 import java.io.IOException;
@@ -11,7 +12,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * {@link StoreFaultScenarios} on the JPA store ({@code separate} mode), its data source's connections to
- * PostgreSQL through the proxy; the pool is the server's own, with its default settings (no validation).
+ * PostgreSQL through the proxy. On Payara Micro the data source is the WAR's own ({@code web.xml}), with
+ * the pool's default settings (no validation); on WildFly it is the one docs/servers.md's recipe adds to
+ * the server ({@code src/it/wildfly/postgres-datasource.sh}, applied by setup.sh on this proxy's port).
  */
 class JpaStoreFaultIT extends StoreFaultScenarios {
 
@@ -20,6 +23,12 @@ class JpaStoreFaultIT extends StoreFaultScenarios {
     @Deployment(testable = false)
     static WebArchive deployment() throws IOException, SQLException {
         proxy = new TcpProxy(PROXY_PORT, 5432);
+        if (Deployments.server().equals("wildfly")) {
+            return deployment(
+                    "fault-jpa-it.war",
+                    "idempotency.store=jpa\nidempotency.jpa.datasource=java:jboss/datasources/IdempotencyStore\n",
+                    Map.of());
+        }
         return deployment(
                 "fault-jpa-it.war",
                 "idempotency.store=jpa\nidempotency.jpa.datasource=" + SettlementsResource.STORE + "\n",
