@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.InProgressPolicy;
-import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.DelegatingStore;
-import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -166,32 +163,13 @@ class KeepAliveTest {
     @Test
     void aStoreThatCannotRenewLeavesCallsOnTheirLease() throws Exception {
         MemoryIdempotencyStore memory = new MemoryIdempotencyStore();
-        IdempotencyStore old = new IdempotencyStore() { // written before renew existed
-                    @Override
-                    public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-                        return memory.claim(key, owner, fingerprint, lease);
-                    }
-
-                    @Override
-                    public Optional<IdempotencyRecord> read(String key) {
-                        return memory.read(key);
-                    }
-
-                    @Override
-                    public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
-                        return memory.complete(key, owner, outcome, ttl);
-                    }
-
-                    @Override
-                    public boolean release(String key, String owner) {
-                        return memory.release(key, owner);
-                    }
-
-                    @Override
-                    public int purgeExpired(int max) {
-                        return memory.purgeExpired(max);
-                    }
-                };
+        IdempotencyStore old = new DelegatingStore(memory) {
+            @Override
+            public boolean renew(String key, String owner, Duration lease) {
+                // What the SPI's default does for a store written before renew existed.
+                throw new UnsupportedOperationException("this store does not implement renew");
+            }
+        };
         KeepAlive keepAlive = on();
         IdempotencyEngine engine = engine(old, keepAlive);
         Admission.Owned owned = (Admission.Owned) engine.begin(policy(LEASE), RecordKey.of("op", "", "old"), "fp");
