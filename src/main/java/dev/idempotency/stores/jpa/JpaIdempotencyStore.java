@@ -734,7 +734,6 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    /** Runs a whole separate-mode claim again after a deadlock or serialization failure. */
     /**
      * Runs a call again after a deadlock or a serialization failure, and after a lost connection: the
      * pool may still hold connections that a database blip broke, each of which fails once and is then
