@@ -92,7 +92,12 @@ public class IdempotencyRuntime implements EntryPointServices {
         ScheduledExecutorService scheduler = scheduler();
         keepAlive = global.keepAliveEnabled() ? KeepAlive.on(scheduler, global.keepAliveMaxDuration()) : KeepAlive.OFF;
         engine = new IdempotencyEngine(
-                selectStore(global.store()), global.retryAfter(), observer(), global.waitLimits(), keepAlive);
+                selectStore(global.store()),
+                global.retryAfter(),
+                observer(),
+                global.waitLimits(),
+                keepAlive,
+                global.application());
         settlement = TransactionSettlement.lookup(global.transactionRegistry());
         if (extension != null && extension.isResolvable()) {
             // A plan that cannot be built (an invalid per-operation store setting) fails the deployment here.

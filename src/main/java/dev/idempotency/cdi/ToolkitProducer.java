@@ -46,7 +46,8 @@ public class ToolkitProducer {
                 runtime.engine().store(),
                 MessageSettings.from(runtime.settings()),
                 failedMessages::fire,
-                runtime.engine().keepAlive());
+                runtime.engine().keepAlive(),
+                runtime.engine().application());
         locks = new ClusterLocks(runtime.engine().store());
         ids = IdSettings.from(runtime.settings()).generator();
     }

@@ -28,6 +28,11 @@ public final class GlobalSettings {
     public static final String WAIT_MAX_TOTAL = "idempotency.wait.max-total";
     /** Config key: calls waiting for one key's running call at most. */
     public static final String WAIT_MAX_PER_KEY = "idempotency.wait.max-per-key";
+    /**
+     * The application's name in record keys, so that applications sharing one store never share a
+     * record; empty (the default): keys as earlier versions derived them.
+     */
+    public static final String APPLICATION = "idempotency.application";
     /** JNDI name of the JTA {@code TransactionSynchronizationRegistry}. */
     public static final String TRANSACTION_REGISTRY = "idempotency.transaction-registry";
 
@@ -81,6 +86,20 @@ public final class GlobalSettings {
     /** The default lease. */
     public Duration lease() {
         return settings.get(LEASE).map(v -> ConfigLookup.duration(LEASE, v)).orElse(DEFAULT_LEASE);
+    }
+
+    /**
+     * The application's name in record keys ({@link #APPLICATION}), trimmed; empty when not set.
+     *
+     * @throws IdempotencyConfigurationException the name is longer than 200 characters
+     */
+    public String application() {
+        String name = settings.get(APPLICATION).map(String::trim).orElse("");
+        if (name.length() > 200) {
+            throw new IdempotencyConfigurationException("Config key '" + APPLICATION + "' is " + name.length()
+                    + " characters long; set it to a short stable name of the service, such as 'orders'.");
+        }
+        return name;
     }
 
     /** The interceptor priority. */

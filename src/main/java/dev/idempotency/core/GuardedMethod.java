@@ -88,7 +88,7 @@ public final class GuardedMethod {
         this.joinsCallerTransaction = joinsCallerTransaction;
         this.stage = stage;
         this.events = engine.events(policy.name());
-        this.keySpace = RecordKey.namespace(policy.name(), "");
+        this.keySpace = engine.keys(policy.name(), "");
         this.writers = writers;
     }
 

@@ -44,6 +44,7 @@ public final class IdempotencyEngine {
     private final AtomicLong tokenCounter = new AtomicLong();
     private final WaitLimits.Waiters waiters;
     private final KeepAlive keepAlive;
+    private final String application;
     /** Per operation: whether its claims are kept alive (not for a store that joins the caller's transaction). */
     private final ConcurrentHashMap<String, Boolean> keptAlive = new ConcurrentHashMap<>();
     /** The operations whose settings {@link #planned} logged. */
@@ -104,6 +105,25 @@ public final class IdempotencyEngine {
             IdempotencyObserver observer,
             WaitLimits waitLimits,
             KeepAlive keepAlive) {
+        this(store, retryAfter, observer, waitLimits, keepAlive, "");
+    }
+
+    /**
+     * @param store where records live
+     * @param retryAfter the retry hint of an in-progress refusal ({@code idempotency.retry-after})
+     * @param observer receives every decision and store call (metrics)
+     * @param waitLimits how many calls may wait for running calls ({@code idempotency.wait.*})
+     * @param keepAlive renews the claims of running calls ({@code idempotency.keep-alive.*})
+     * @param application the application's name in record keys ({@code idempotency.application}), or empty
+     */
+    public IdempotencyEngine(
+            IdempotencyStore store,
+            Duration retryAfter,
+            IdempotencyObserver observer,
+            WaitLimits waitLimits,
+            KeepAlive keepAlive,
+            String application) {
+        this.application = Objects.requireNonNull(application, "application");
         this.keepAlive = Objects.requireNonNull(keepAlive, "keepAlive");
         this.waiters = waitLimits.waiters();
         this.store = Objects.requireNonNull(store, "store");
@@ -182,6 +202,24 @@ public final class IdempotencyEngine {
     }
 
     /**
+     * The record keys of an operation's callers in one scope, in this application's namespace: entry
+     * points derive every record key here, so that {@code idempotency.application} applies to all.
+     */
+    public RecordKey.Namespace keys(String operation, String scope) {
+        return RecordKey.namespace(application, operation, scope);
+    }
+
+    /** The application's name in record keys ({@code idempotency.application}), or empty. */
+    public String application() {
+        return application;
+    }
+
+    /** The record key of a client key: {@code keys(operation, scope).key(key)}. */
+    public RecordKey key(String operation, String scope, String key) {
+        return RecordKey.of(application, operation, scope, key);
+    }
+
+    /**
      * The events handle of an operation. Entry points call this once per operation, when they plan
      * it, and pass the handle to {@link #begin(OperationPolicy, RecordKey, String, OperationEvents)}.
      */
@@ -207,7 +245,7 @@ public final class IdempotencyEngine {
      * @throws IdempotencyStoreUnavailableException the store failed; the call must not run
      */
     public Admission begin(OperationPolicy policy, RecordKey key, String fingerprint, OperationEvents events) {
-        String owner = tokenPrefix + Long.toString(tokenCounter.incrementAndGet(), 36);
+        String owner = newOwner();
         long waitStarted = 0;
         boolean waiting = false;
         long pause = FIRST_PAUSE_NANOS;
@@ -272,6 +310,11 @@ public final class IdempotencyEngine {
         }
     }
 
+    /** A new owner token: this engine's random prefix and a counter, unique across nodes and restarts. */
+    private String newOwner() {
+        return tokenPrefix + Long.toString(tokenCounter.incrementAndGet(), 36);
+    }
+
     /**
      * Whether the claims of an operation are renewed while its calls run: when the keep-alive is on,
      * and the operation's store does not write them in the caller's transaction (an uncommitted claim
@@ -313,7 +356,7 @@ public final class IdempotencyEngine {
      *     stays free, as after any rollback)
      */
     public boolean storeAfterRollback(Admission.Owned claim, String fingerprint, byte[] outcome) {
-        String owner = tokenPrefix + Long.toString(tokenCounter.incrementAndGet(), 36);
+        String owner = newOwner();
         String key = claim.key().storeKey();
         try {
             ClaimResult again =

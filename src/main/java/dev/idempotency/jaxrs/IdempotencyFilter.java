@@ -123,7 +123,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             headers.put(name, values == null ? List.of() : values);
         }
         String fingerprint = Fingerprint.of(request.getMethod(), uri.getRawPath(), uri.getRawQuery(), headers, body);
-        RecordKey key = RecordKey.of(policy.name(), scope, parsed.key());
+        RecordKey key = engine.key(policy.name(), scope, parsed.key());
         RequestTransaction tx = null;
         Admission claim;
         try {

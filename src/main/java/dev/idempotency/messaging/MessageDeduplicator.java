@@ -60,6 +60,7 @@ public final class MessageDeduplicator {
     private static final String MESSAGE_DOMAIN = "idempotency-ee/message";
     private static final String ATTEMPT_DOMAIN = "idempotency-ee/message-attempt";
     private static final String FINGERPRINT = Hashing.sha256Hex(MESSAGE_DOMAIN);
+    private static final String APPLICATION_PART = "application";
     private static final String SUCCEEDED = "succeeded";
     private static final String FAILED = "failed";
     private static final int MAX_ERROR_LENGTH = 500;
@@ -70,6 +71,7 @@ public final class MessageDeduplicator {
     private final MessageSettings settings;
     private final Consumer<FailedMessage> reports;
     private final KeepAlive keepAlive;
+    private final String application;
 
     /**
      * @param store the store that holds message records
@@ -88,6 +90,23 @@ public final class MessageDeduplicator {
      */
     public MessageDeduplicator(
             IdempotencyStore store, MessageSettings settings, Consumer<FailedMessage> reports, KeepAlive keepAlive) {
+        this(store, settings, reports, keepAlive, "");
+    }
+
+    /**
+     * @param store the store that holds message records
+     * @param settings lease, retention and the default attempt limit
+     * @param reports receives every {@link FailedMessage} (the CDI glue fires it as an event)
+     * @param keepAlive renews a delivery's claim while its handler runs
+     * @param application the application's name in record keys ({@code idempotency.application}), or empty
+     */
+    public MessageDeduplicator(
+            IdempotencyStore store,
+            MessageSettings settings,
+            Consumer<FailedMessage> reports,
+            KeepAlive keepAlive,
+            String application) {
+        this.application = Objects.requireNonNull(application, "application");
         this.store = Objects.requireNonNull(store, "store");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.reports = Objects.requireNonNull(reports, "reports");
@@ -321,12 +340,18 @@ public final class MessageDeduplicator {
         return text.startsWith(FAILED + "\n") ? text.substring(FAILED.length() + 1) : null;
     }
 
-    static String mainKey(String consumer, String messageId) {
-        return Hashing.sha256Hex(MESSAGE_DOMAIN, consumer, messageId);
+    /** The record key of a message; with an application name, two more parts (length-prefixed: no collision). */
+    private String mainKey(String consumer, String messageId) {
+        return application.isEmpty()
+                ? Hashing.sha256Hex(MESSAGE_DOMAIN, consumer, messageId)
+                : Hashing.sha256Hex(MESSAGE_DOMAIN, consumer, messageId, APPLICATION_PART, application);
     }
 
-    static String attemptKey(String consumer, String messageId, int n) {
-        return Hashing.sha256Hex(ATTEMPT_DOMAIN, consumer, messageId, Integer.toString(n));
+    private String attemptKey(String consumer, String messageId, int n) {
+        return application.isEmpty()
+                ? Hashing.sha256Hex(ATTEMPT_DOMAIN, consumer, messageId, Integer.toString(n))
+                : Hashing.sha256Hex(
+                        ATTEMPT_DOMAIN, consumer, messageId, Integer.toString(n), APPLICATION_PART, application);
     }
 
     /** {@code class: message}, shortened: enough for operations to see what failed. */

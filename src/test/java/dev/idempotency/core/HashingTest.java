@@ -49,4 +49,26 @@ class HashingTest {
         assertThat(RecordKey.of("orders.cancel", "alice", "key-1").storeKey()).isNotEqualTo(k.storeKey());
         assertThat(k.toString()).isEqualTo("orders.place#" + k.hash());
     }
+
+    @Test
+    void anApplicationNameMakesItsOwnKeysAndNoNameKeepsTheEarlierOnes() {
+        // idempotency.application=orders: the domain, the name, then the three earlier parts (Python's hashlib).
+        assertThat(RecordKey.of("orders", "POST /orders", "principal:alice", "k-1")
+                        .storeKey())
+                .isEqualTo("1ac633141ccc7e1ab0cf70c59d0d3c56049010dc6369305bf3cc9d58f2267baa");
+        assertThat(RecordKey.namespace("orders", "POST /orders", "principal:alice")
+                        .key("k-1"))
+                .isEqualTo(RecordKey.of("orders", "POST /orders", "principal:alice", "k-1"));
+        // No name: byte-identical to the pinned vector above.
+        assertThat(RecordKey.of("", "orders.place", "", "[\"key-1\"]").storeKey())
+                .isEqualTo("91345c6417fa8115146988267088771990faf10532075c93030827c966da2482");
+        RecordKey unnamed = RecordKey.of("POST /orders", "anonymous", "k-1");
+        assertThat(RecordKey.of("billing", "POST /orders", "anonymous", "k-1").storeKey())
+                .isNotEqualTo(unnamed.storeKey())
+                .isNotEqualTo(RecordKey.of("orders", "POST /orders", "anonymous", "k-1")
+                        .storeKey());
+        // The operation text, in logs and metrics, stays the route.
+        assertThat(RecordKey.of("billing", "POST /orders", "anonymous", "k-1").operation())
+                .isEqualTo("POST /orders");
+    }
 }

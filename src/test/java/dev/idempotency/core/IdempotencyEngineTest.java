@@ -209,4 +209,33 @@ class IdempotencyEngineTest {
         assertThat(e.complete(fake, new byte[0])).isFalse();
         assertThat(e.release(fake)).isFalse();
     }
+
+    @Test
+    void applicationsSharingAStoreNeverShareARecord() {
+        // Two services on one store, one route, one client key (a gateway that sends the same key to both).
+        IdempotencyEngine orders = new IdempotencyEngine(
+                store, Duration.ofSeconds(1), IdempotencyObserver.NONE, WaitLimits.DEFAULT, KeepAlive.OFF, "orders");
+        IdempotencyEngine billing = new IdempotencyEngine(
+                store, Duration.ofSeconds(1), IdempotencyObserver.NONE, WaitLimits.DEFAULT, KeepAlive.OFF, "billing");
+        RecordKey inOrders = orders.key("POST /charges", "anonymous", "gw-1");
+        RecordKey inBilling = billing.key("POST /charges", "anonymous", "gw-1");
+        Admission first = orders.begin(REJECT, inOrders, "fp-orders");
+        assertThat(orders.complete((Admission.Owned) first, new byte[] {1})).isTrue();
+
+        assertThat(billing.begin(REJECT, inBilling, "fp-billing"))
+                .as("billing runs its own call: it neither replays orders' response nor answers 422")
+                .isInstanceOf(Admission.Owned.class);
+        assertThat(orders.begin(REJECT, inOrders, "fp-orders"))
+                .isInstanceOfSatisfying(
+                        Admission.Replay.class, r -> assertThat(r.outcome()).containsExactly(1));
+        // A second node of the same application (the same name) shares its records.
+        IdempotencyEngine ordersNode2 = new IdempotencyEngine(
+                store, Duration.ofSeconds(1), IdempotencyObserver.NONE, WaitLimits.DEFAULT, KeepAlive.OFF, "orders");
+        assertThat(ordersNode2.begin(REJECT, ordersNode2.key("POST /charges", "anonymous", "gw-1"), "fp-orders"))
+                .isInstanceOf(Admission.Replay.class);
+        // Unnamed applications keep sharing, as before: the name is the remedy the docs give.
+        assertThat(engine.key("POST /charges", "anonymous", "gw-1"))
+                .isEqualTo(RecordKey.of("POST /charges", "anonymous", "gw-1"));
+        assertThat(orders.keys("POST /charges", "anonymous").key("gw-1")).isEqualTo(inOrders);
+    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyInProgressException;
+import dev.idempotency.core.KeepAlive;
 import dev.idempotency.core.Settlement;
 import dev.idempotency.spi.Races;
 import dev.idempotency.toolkit.StoreNodes;
@@ -104,6 +105,37 @@ class MessageDeduplicatorTest {
         assertThat(s.attempts()).isEqualTo(1);
         assertThat(s.lastError()).isNull();
         assertThat(on(store, 0).status("billing", id()).state()).isEqualTo(MessageState.UNSEEN);
+    }
+
+    /**
+     * Two applications that share a store and consume one fan-out topic under the same consumer name:
+     * named apart ({@code idempotency.application}), each processes the message once; unnamed, they
+     * share one record, as the docs warn.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.idempotency.toolkit.StoreNodes#all")
+    void applicationsNamedApartEachProcessAMessageOnce(StoreNodes store) throws Exception {
+        String id = id();
+        AtomicInteger orders = new AtomicInteger();
+        AtomicInteger billing = new AtomicInteger();
+        for (int i = 0; i < 3; i++) {
+            assertThat(named(store, i, "orders").handle("events", id, orders::incrementAndGet))
+                    .isEqualTo(i == 0 ? Delivery.PROCESSED : Delivery.DUPLICATE);
+            assertThat(named(store, i + 1, "billing").handle("events", id, billing::incrementAndGet))
+                    .isEqualTo(i == 0 ? Delivery.PROCESSED : Delivery.DUPLICATE);
+        }
+        assertThat(orders).hasValue(1);
+        assertThat(billing).hasValue(1);
+        assertThat(named(store, 0, "billing").status("events", id).state()).isEqualTo(MessageState.SUCCEEDED);
+        assertThat(on(store, 0).status("events", id).state())
+                .as("the unnamed application's record is another one")
+                .isEqualTo(MessageState.UNSEEN);
+        assertThat(on(store, 0).handle("events", id, orders::incrementAndGet)).isEqualTo(Delivery.PROCESSED);
+        assertThat(on(store, 1).handle("events", id, billing::incrementAndGet)).isEqualTo(Delivery.DUPLICATE);
+    }
+
+    private MessageDeduplicator named(StoreNodes store, int node, String application) {
+        return new MessageDeduplicator(store.node(node), SETTINGS, reports::add, KeepAlive.OFF, application);
     }
 
     @ParameterizedTest

@@ -191,4 +191,35 @@ class RecordInspectorTest {
             assertThat(check.call().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
         }
     }
+
+    /**
+     * {@code idempotency.application}: the interceptor writes the record under the application's
+     * namespace, the inspector finds it there, and nothing is written under the unnamed key.
+     */
+    @Test
+    void anApplicationNameReachesTheInterceptorAndTheInspector() throws Exception {
+        try (WeldContainer c = OpsWeld.weld(Map.of("idempotency.application", " orders "), Charges.class)
+                .initialize()) {
+            Charges charges = c.select(Charges.class).get();
+            String id = "app-" + System.nanoTime();
+            assertThat(charges.charge(id, 3)).isEqualTo(id + ":3");
+            assertThat(charges.charge(id, 3)).isEqualTo(id + ":3");
+            assertThat(charges.runs()).isEqualTo(1);
+
+            String key = RecordInspector.methodKey(id);
+            dev.idempotency.spi.IdempotencyStore store = c.select(dev.idempotency.core.EntryPointServices.class)
+                    .get()
+                    .engine()
+                    .store();
+            assertThat(store.read(dev.idempotency.core.RecordKey.of("orders", Charges.OPERATION, "", key)
+                            .storeKey()))
+                    .hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(RecordStatus.COMPLETED));
+            assertThat(store.read(dev.idempotency.core.RecordKey.of(Charges.OPERATION, "", key)
+                            .storeKey()))
+                    .as("nothing under the unnamed key")
+                    .isEmpty();
+            RecordInspector inspector = c.select(RecordInspector.class).get();
+            assertThat(inspector.find(Charges.OPERATION, "", key)).isPresent();
+        }
+    }
 }

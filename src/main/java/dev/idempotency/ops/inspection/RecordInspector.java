@@ -119,11 +119,11 @@ public class RecordInspector {
         return logged(deleted ? RepairOutcome.DONE : RepairOutcome.CHANGED, "delete", k, actor);
     }
 
-    private static RecordKey key(String operation, String scope, String key) {
+    private RecordKey key(String operation, String scope, String key) {
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(key, "key");
-        return RecordKey.of(operation, scope, key);
+        return runtime.engine().key(operation, scope, key);
     }
 
     private Optional<IdempotencyRecord> read(RecordKey k) {

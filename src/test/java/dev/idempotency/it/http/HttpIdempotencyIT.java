@@ -88,6 +88,7 @@ class HttpIdempotencyIT {
                         TicketsResource.class)
                 .addAsResource(
                         new StringAsset("idempotency.store=flaky\n"
+                                + "idempotency.application=" + CounterResource.APPLICATION + "\n"
                                 + "idempotency.http.max-stored-body=4096\n"
                                 + "idempotency.http.fingerprint-headers=X-Currency\n"),
                         "META-INF/microprofile-config.properties");
@@ -238,6 +239,23 @@ class HttpIdempotencyIT {
                 first.headers().firstValue("X-Request-Id").orElseThrow(),
                 again.headers().firstValue("X-Request-Id").orElseThrow(),
                 "the replay's own request id, not the stored one");
+    }
+
+    /** idempotency.application: the HTTP guard writes a route's record in the application's namespace. */
+    @Test
+    void theApplicationNameIsInTheRecordKey() throws Exception {
+        String key = UUID.randomUUID().toString();
+        HttpResponse<byte[]> first = post("orders", unique(), KEY, key);
+        assertEquals(201, first.statusCode(), () -> text(first));
+        HttpResponse<String> r = client.send(
+                HttpRequest.newBuilder(base().resolve("api/control/record?operation="
+                                + URLEncoder.encode("POST /orders", StandardCharsets.UTF_8) + "&scope=anonymous&key="
+                                + key))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r::body);
+        assertEquals("COMPLETED/none", r.body(), "named/unnamed record of the key");
     }
 
     @Test
