@@ -139,7 +139,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
         byte[] rk = redisKey(key);
-        return guarded("claim", key, () -> {
+        return retried("claim", key, () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 Instant now = clock.instant();
                 IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
@@ -179,7 +179,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     @Override
     public Optional<IdempotencyRecord> read(String key) {
         byte[] rk = redisKey(key);
-        return guarded("read", key, () -> {
+        return retried("read", key, () -> {
             byte[] v = redis.get(rk);
             if (v == null) {
                 return Optional.empty();
@@ -226,7 +226,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     @Override
     public boolean renew(String key, String owner, Duration lease) {
         byte[] rk = redisKey(key);
-        return guarded("renew", key, () -> {
+        return retried("renew", key, () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 byte[] seen = redis.get(rk);
                 IdempotencyRecord existing = seen == null ? null : decode(key, seen);
@@ -525,9 +525,14 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         }
     }
 
+    /** {@link #guarded}, with {@link #onAnotherConnection}: for the primitives that are safe to repeat. */
+    private <T> T retried(String operation, String key, Supplier<T> action) {
+        return guarded(operation, key, () -> onAnotherConnection(action));
+    }
+
     private <T> T guarded(String operation, String key, Supplier<T> action) {
         try {
-            return onAnotherConnection(operation, action);
+            return action.get();
         } catch (JedisException e) {
             LOG.log(
                     System.Logger.Level.WARNING,
@@ -551,10 +556,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
      * destroyed), and a new connection would serve the call. A claim is safe to repeat: a {@code SET}
      * that landed before its answer was lost is found as this owner's own claim.
      */
-    private static <T> T onAnotherConnection(String operation, Supplier<T> action) {
-        if (!operation.equals("claim") && !operation.equals("read") && !operation.equals("renew")) {
-            return action.get();
-        }
+    private static <T> T onAnotherConnection(Supplier<T> action) {
         long started = System.nanoTime();
         for (int attempt = 1; ; attempt++) {
             try {
