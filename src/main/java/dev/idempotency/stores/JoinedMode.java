@@ -2,6 +2,7 @@ package dev.idempotency.stores;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.core.GlobalSettings;
+import dev.idempotency.spi.ConfigLookup;
 
 /**
  * What the stores that offer the joined transaction mode (JPA, Infinispan cluster) share: where the
@@ -10,10 +11,29 @@ import dev.idempotency.core.GlobalSettings;
  */
 public final class JoinedMode {
 
-    /** The JNDI name of the JTA {@code TransactionSynchronizationRegistry}. */
-    public static final String TRANSACTION_REGISTRY = GlobalSettings.DEFAULT_TRANSACTION_REGISTRY;
-
     private JoinedMode() {}
+
+    /**
+     * The JNDI name of the JTA {@code TransactionSynchronizationRegistry}: {@code
+     * idempotency.transaction-registry}, the key the guard's own settlement reads too.
+     */
+    public static String registryName(ConfigLookup config) {
+        return new GlobalSettings(config).transactionRegistry();
+    }
+
+    /**
+     * The error for a joined operation on a server where the registry is not at {@code name}.
+     *
+     * @param store the store, e.g. "The JPA store"
+     * @param modeKey the config key that selects the mode
+     */
+    public static IdempotencyConfigurationException noRegistry(String store, String modeKey, String name, Exception e) {
+        return new IdempotencyConfigurationException(
+                store + "'s joined transaction mode needs the JTA TransactionSynchronizationRegistry, which is not at '"
+                        + name + "' (" + e + "). Set '" + GlobalSettings.TRANSACTION_REGISTRY
+                        + "' to the JNDI name this server binds it to, or set '" + modeKey + "' to separate.",
+                e);
+    }
 
     /**
      * The error for an operation in the joined mode whose store call found no active JTA transaction.

@@ -1,6 +1,5 @@
 package dev.idempotency.stores.infinispan;
 
-import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -113,7 +112,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
             boolean fsync,
             Duration writeTimeout,
             Duration claimGrace,
-            Predicate<String> joined) {}
+            Predicate<String> joined,
+            String transactionRegistry) {}
 
     private final EmbeddedCacheManager manager;
     private final Options options;
@@ -391,13 +391,12 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         TransactionSynchronizationRegistry r = registry;
         if (r == null) {
             try {
-                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(JoinedMode.TRANSACTION_REGISTRY);
-            } catch (NamingException e) {
-                throw new IdempotencyConfigurationException(
-                        "Operation '" + operation + "' uses the joined transaction mode ('"
-                                + InfinispanStores.TRANSACTION + "'), which needs"
-                                + " java:comp/TransactionSynchronizationRegistry; this server does not provide it."
-                                + " Use the separate mode.",
+                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(options.transactionRegistry());
+            } catch (NamingException | ClassCastException e) {
+                throw JoinedMode.noRegistry(
+                        "Operation '" + operation + "' of the Infinispan store",
+                        InfinispanStores.TRANSACTION,
+                        options.transactionRegistry(),
                         e);
             }
             registry = r;

@@ -4,6 +4,7 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.JoinedMode;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -230,7 +231,8 @@ public final class InfinispanStores {
                 bool(settings, FSYNC, true),
                 duration(settings, WRITE_TIMEOUT, DEFAULT_WRITE_TIMEOUT),
                 grace,
-                joined);
+                joined,
+                JoinedMode.registryName(settings));
         return new InfinispanClusterStore(manager, options, Clock.systemUTC(), stop);
     }
 

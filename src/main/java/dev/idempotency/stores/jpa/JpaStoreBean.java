@@ -5,6 +5,7 @@ import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.JoinedMode;
 import dev.idempotency.stores.OptionalStores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -283,7 +284,11 @@ public class JpaStoreBean implements IdempotencyStore {
                     e);
         }
         JpaIdempotencyStore s = JpaIdempotencyStore.start(
-                new JtaConnections(dataSource, runner), settings, Clock.systemUTC(), joinedKeys(config, settings));
+                new JtaConnections(
+                        dataSource, runner, JoinedMode.registryName(key -> config.getOptionalValue(key, String.class))),
+                settings,
+                Clock.systemUTC(),
+                joinedKeys(config, settings));
         LOG.log(
                 Level.INFO,
                 "JPA idempotency store on {0} ({1}), default transaction mode {2}",

@@ -1,6 +1,5 @@
 package dev.idempotency.stores.jpa;
 
-import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.stores.JoinedMode;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -22,11 +21,13 @@ final class JtaConnections implements Connections {
 
     private final DataSource dataSource;
     private final JtaTransactionRunner runner;
+    private final String registryName;
     private volatile TransactionSynchronizationRegistry registry;
 
-    JtaConnections(DataSource dataSource, JtaTransactionRunner runner) {
+    JtaConnections(DataSource dataSource, JtaTransactionRunner runner, String registryName) {
         this.dataSource = dataSource;
         this.runner = runner;
+        this.registryName = registryName;
     }
 
     @Override
@@ -60,13 +61,9 @@ final class JtaConnections implements Connections {
         TransactionSynchronizationRegistry r = registry;
         if (r == null) {
             try {
-                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(JoinedMode.TRANSACTION_REGISTRY);
-            } catch (NamingException e) {
-                throw new IdempotencyConfigurationException(
-                        "The JPA store's joined mode needs java:comp/TransactionSynchronizationRegistry, which"
-                                + " this server does not provide; set '" + JpaStoreSettings.TRANSACTION
-                                + "' to separate.",
-                        e);
+                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(registryName);
+            } catch (NamingException | ClassCastException e) {
+                throw JoinedMode.noRegistry("The JPA store", JpaStoreSettings.TRANSACTION, registryName, e);
             }
             registry = r;
         }
