@@ -264,7 +264,7 @@ public final class IdempotencyEngine {
                     events.executed(tookOver);
                     Admission.Owned owned = new Admission.Owned(key, owner, policy, tookOver, events);
                     if (keptAlive(policy.name())) {
-                        keepAlive.track(owned, store(policy.name()));
+                        keepAlive.track(owned, store(policy.name()), observer);
                     }
                     return owned;
                 }

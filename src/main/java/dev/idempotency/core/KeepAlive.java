@@ -82,8 +82,11 @@ public final class KeepAlive {
         return running.size();
     }
 
-    /** Starts renewing an owned claim on {@code store}, the store of the claim's operation. */
-    void track(Admission.Owned claim, IdempotencyStore store) {
+    /**
+     * Starts renewing an owned claim on {@code store}, the store of the claim's operation; each renewal
+     * is reported to {@code observer} as {@link StorePrimitive#RENEW} when it times store calls.
+     */
+    void track(Admission.Owned claim, IdempotencyStore store, IdempotencyObserver observer) {
         track(
                 new Claim(
                         claim.key().storeKey(),
@@ -91,7 +94,8 @@ public final class KeepAlive {
                         claim.policy().lease(),
                         claim.policy().name(),
                         claim.key().toString()),
-                store);
+                store,
+                observer);
     }
 
     /**
@@ -100,11 +104,15 @@ public final class KeepAlive {
      * @param claim what to renew, and how to name it in logs
      */
     public void track(Claim claim, IdempotencyStore store) {
+        track(claim, store, IdempotencyObserver.NONE);
+    }
+
+    private void track(Claim claim, IdempotencyStore store, IdempotencyObserver observer) {
         if (!enabled()) {
             return;
         }
         long now = System.nanoTime();
-        running.put(claim.owner(), new Running(claim, store, now, now + interval(claim)));
+        running.put(claim.owner(), new Running(claim, store, observer, now, now + interval(claim)));
         startTicking();
     }
 
@@ -192,11 +200,17 @@ public final class KeepAlive {
             return;
         }
         boolean renewed;
+        boolean timed = r.observer.timesStoreCalls();
+        long started = timed ? System.nanoTime() : 0;
         try {
             renewed = r.store.renew(claim.storeKey(), claim.owner(), claim.lease());
+            if (timed) {
+                r.observer.storeCall(StorePrimitive.RENEW, System.nanoTime() - started, false);
+            }
         } catch (UnsupportedOperationException e) {
-            storeCannotRenew = true;
+            // Cleared before the flag is raised: whoever sees the keep-alive off sees nothing tracked.
             running.clear();
+            storeCannotRenew = true;
             if (unsupportedReported.compareAndSet(false, true)) {
                 LOG.log(
                         Level.WARNING,
@@ -206,6 +220,9 @@ public final class KeepAlive {
             }
             return;
         } catch (RuntimeException e) {
+            if (timed) {
+                r.observer.storeCall(StorePrimitive.RENEW, System.nanoTime() - started, true);
+            }
             long leaseEnd = r.renewedAt + claim.lease().toNanos();
             if (now - leaseEnd >= 0 && !r.leaseEndReported) {
                 r.leaseEndReported = true;
@@ -249,14 +266,16 @@ public final class KeepAlive {
     private static final class Running {
         final Claim claim;
         final IdempotencyStore store;
+        final IdempotencyObserver observer;
         final long started;
         volatile long renewedAt;
         volatile long renewAt;
         volatile boolean leaseEndReported;
 
-        Running(Claim claim, IdempotencyStore store, long started, long renewAt) {
+        Running(Claim claim, IdempotencyStore store, IdempotencyObserver observer, long started, long renewAt) {
             this.claim = claim;
             this.store = store;
+            this.observer = observer;
             this.started = started;
             this.renewedAt = started;
             this.renewAt = renewAt;

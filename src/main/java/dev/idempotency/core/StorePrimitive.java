@@ -11,7 +11,9 @@ public enum StorePrimitive {
     /** {@code IdempotencyStore.release}. */
     RELEASE,
     /** {@code IdempotencyStore.deleteCompleted}. */
-    DELETE;
+    DELETE,
+    /** {@code IdempotencyStore.renew}, by the keep-alive. */
+    RENEW;
 
     private final String tag = name().toLowerCase(java.util.Locale.ROOT);
 

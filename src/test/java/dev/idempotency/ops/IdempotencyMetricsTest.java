@@ -93,6 +93,56 @@ class IdempotencyMetricsTest {
         }
     }
 
+    /** The keep-alive's renewals are timed as the primitive {@code renew}. */
+    @Test
+    void renewalsAreTimed() throws Exception {
+        try (WeldContainer c = OpsWeld.weld(
+                        Map.of(
+                                "idempotency.store",
+                                "switchable",
+                                Charges.class.getName() + "/charge/Idempotent/lease",
+                                "PT0.3S"),
+                        Charges.class,
+                        BrokenStore.class)
+                .initialize()) {
+            IdempotencyMetrics metrics = c.select(IdempotencyMetrics.class).get();
+            Charges charges = c.select(Charges.class).get();
+            java.util.concurrent.CountDownLatch running = charges.hold();
+            java.util.concurrent.CompletableFuture<String> call =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return charges.charge("renewed-" + System.nanoTime(), 1);
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+            assertThat(running.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            // Renewed every 100 ms: wait for three renewals, 10 s at most.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            long renewals = 0;
+            while (renewals < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                renewals = renewals(metrics);
+            }
+            charges.let();
+            call.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(renewals).as("renew calls timed within 10 s").isGreaterThanOrEqualTo(3);
+            assertThat(metrics.store().stream()
+                            .filter(s -> s.primitive().equals("renew"))
+                            .findFirst()
+                            .orElseThrow()
+                            .failures())
+                    .isZero();
+        }
+    }
+
+    private static long renewals(IdempotencyMetrics metrics) {
+        return metrics.store().stream()
+                .filter(s -> s.primitive().equals("renew"))
+                .mapToLong(StoreMetrics::calls)
+                .sum();
+    }
+
     /** The count of the claim latency histogram (cumulative over the tests of this JVM), 0 if none. */
     private static long otelClaimCount(Collection<MetricData> otel) {
         return otel.stream()
