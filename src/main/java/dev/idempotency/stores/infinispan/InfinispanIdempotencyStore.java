@@ -90,7 +90,7 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
      * A store on a local cache that someone else manages, with the system clock.
      *
      * @param cache the cache that holds the records
-     * @param claimGrace see {@link #InfinispanIdempotencyStore(Cache, Clock, Duration, Runnable)}
+     * @param claimGrace see {@link #InfinispanIdempotencyStore(Cache, Clock, Duration, Runnable, Predicate)}
      */
     public InfinispanIdempotencyStore(Cache<String, IdempotencyRecord> cache, Duration claimGrace) {
         this(cache, Clock.systemUTC(), claimGrace, null, operation -> false);
