@@ -3,7 +3,7 @@
 # JdbcMessageIdRepository: JpaStoreBench's three JMH groups (newKey, duplicate, claimComplete), each
 # running its three members at the same time with n threads each, for n = 1, 4 and 16. Prints, per
 # group and thread count, the median of the iterations' ops/s for each member and the median of the
-# per-iteration ratios (store / floor, store / Camel), which is what docs/benchmarks.md records.
+# per-iteration ratios (store / floor, store / Camel), which is what docs/performance.md reports.
 #
 #   bash bench/jpa-store.sh [jmh options]      # e.g. -wi 2 -i 5 (the defaults in JpaStoreBench)
 #

@@ -4,7 +4,7 @@
 #   floor.sql          INSERT ... ON CONFLICT DO NOTHING of an existing key (the JMH floor)
 #   read.sql           a plain SELECT of the record
 #   claim.sql          the store's PostgreSQL claim statement (Dialect.claim), for an existing key
-#   lookup-first.sql   the lookup-first variant tried on 27 November (docs/benchmarks.md)
+#   lookup-first.sql   a variant that looks the key up before inserting
 # at 1 and 4 clients, in two interleaved rounds, and prints transactions/s. It creates (and at the end
 # drops) the database idempotency_pgbench on 127.0.0.1:5432.
 #

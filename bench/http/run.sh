@@ -14,7 +14,7 @@
 # wrk) and python3; for jpa, PostgreSQL on 127.0.0.1:5432 (user postgres, trust or password postgres;
 # the database bench_http is created when missing). Options: --port (8240), --results DIR, --db NAME
 # (the PostgreSQL database, bench_http).
-# PAYARA_JAVA_OPTS adds JVM options to Payara Micro, e.g. a profiler (see docs/benchmarks.md):
+# PAYARA_JAVA_OPTS adds JVM options to Payara Micro, e.g. a profiler (see bench/README.md):
 #   PAYARA_JAVA_OPTS="-agentpath:/path/libasyncProfiler.so=start,event=wall,file=/tmp/w.collapsed,collapsed"
 set -euo pipefail
 

@@ -32,7 +32,7 @@ with open(sys.argv[2], "w", newline="") as f:
                     f"{statistics.median(ratios):.2f}" if ratios else "",
                     sum(int(r["bad_answers"]) for r in runs), sum(int(r["socket_errors"]) for r in runs)])
 
-# Optional third argument: the same medians as a markdown table (for docs/benchmarks.md).
+# Optional third argument: the same medians as a markdown table (for docs/performance.md).
 if len(sys.argv) > 3:
     table = list(csv.DictReader(open(sys.argv[2])))
     with open(sys.argv[3], "w") as f:

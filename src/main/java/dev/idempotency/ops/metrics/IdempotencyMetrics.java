@@ -162,8 +162,8 @@ public class IdempotencyMetrics implements IdempotencyObserver {
     /**
      * True when metrics are on and the store leaves the JVM. The memory store's calls are not timed: one
      * takes about 0.1 µs, about what the two clock reads around it cost, so timing it would double its
-     * cost to report nothing an operator acts on (its size is the gauge to watch). docs/benchmarks.md
-     * ("Metrics") has the figures.
+     * cost to report nothing an operator acts on (its size is the gauge to watch). docs/performance.md
+     * ("Settings that change the cost") has the figures.
      */
     @Override
     public boolean timesStoreCalls() {

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>It replaces {@link Statement#setQueryTimeout} on PostgreSQL, where the driver times every
  * statement with a task on a shared {@code java.util.Timer} and purges that timer after each one,
  * waking the timer's thread every time: on two cores that halved the throughput of duplicate claims
- * at one thread (docs/benchmarks.md). A watch here costs one queue insertion and one volatile write;
+ * at one thread (docs/performance.md). A watch here costs one queue insertion and one volatile write;
  * one daemon thread looks at the watched statements every {@link #SWEEP}, and exits when no statement
  * was watched for {@link #IDLE_SWEEPS} sweeps, so an undeployed application leaves no thread behind.
  *

@@ -31,7 +31,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
 
     /**
      * Heap bytes a record takes besides its outcome, as measured with {@code bench/memory.sh}
-     * (docs/benchmarks.md): the map entry, the record, its key, owner and fingerprint strings.
+     * (docs/performance.md): the map entry, the record, its key, owner and fingerprint strings.
      */
     static final long RECORD_OVERHEAD_BYTES = 400;
 

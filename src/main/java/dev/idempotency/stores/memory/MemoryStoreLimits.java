@@ -5,7 +5,7 @@ import dev.idempotency.spi.ConfigLookup;
 
 /**
  * How much the memory store holds at most: records, and estimated heap bytes (each record counts
- * 400 bytes, as measured in docs/benchmarks.md, plus its stored outcome); and how long an IN_PROGRESS
+ * 400 bytes, as measured in docs/performance.md, plus its stored outcome); and how long an IN_PROGRESS
  * claim outlives its lease before the purge deletes it, as on the other stores.
  *
  * @param maxEntries records held at most, live or not yet purged ({@value #MAX_ENTRIES})
