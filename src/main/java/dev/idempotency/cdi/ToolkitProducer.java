@@ -47,8 +47,9 @@ public class ToolkitProducer {
                 MessageSettings.from(runtime.settings()),
                 failedMessages::fire,
                 runtime.engine().keepAlive(),
-                runtime.engine().application());
-        locks = new ClusterLocks(runtime.engine().store());
+                runtime.engine().application(),
+                runtime.engine()::events);
+        locks = new ClusterLocks(runtime.engine().store(), System::nanoTime, runtime.engine()::events);
         ids = IdSettings.from(runtime.settings()).generator();
     }
 

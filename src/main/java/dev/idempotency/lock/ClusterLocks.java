@@ -1,14 +1,19 @@
 package dev.idempotency.lock;
 
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.core.Hashing;
+import dev.idempotency.core.OperationEvents;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -43,6 +48,8 @@ public final class ClusterLocks {
 
     private final IdempotencyStore store;
     private final LongSupplier nanoTime;
+    private final Function<String, OperationEvents> events;
+    private final ConcurrentHashMap<String, OperationEvents> locks = new ConcurrentHashMap<>();
 
     /** @param store the store that holds the locks */
     public ClusterLocks(IdempotencyStore store) {
@@ -54,8 +61,20 @@ public final class ClusterLocks {
      * @param nanoTime a monotonic clock in nanoseconds, for the time a lock was held
      */
     public ClusterLocks(IdempotencyStore store, LongSupplier nanoTime) {
+        this(store, nanoTime, name -> OperationEvents.NONE);
+    }
+
+    /**
+     * @param store the store that holds the locks
+     * @param nanoTime a monotonic clock in nanoseconds, for the time a lock was held
+     * @param events where a lock's attempts are counted, by the name {@code lock:<name>} (the engine's
+     *     {@link dev.idempotency.core.IdempotencyEngine#events}): a lock taken is {@code executed}, a run
+     *     skipped because another holder has it {@code in_progress}
+     */
+    public ClusterLocks(IdempotencyStore store, LongSupplier nanoTime, Function<String, OperationEvents> events) {
         this.store = Objects.requireNonNull(store, "store");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.events = Objects.requireNonNull(events, "events");
     }
 
     /**
@@ -72,8 +91,16 @@ public final class ClusterLocks {
         String key = key(name);
         String owner = UUID.randomUUID().toString();
         long start = nanoTime.getAsLong();
-        ClaimResult claim = store.claim(key, owner, FINGERPRINT, atMostFor);
+        OperationEvents counted = locks.computeIfAbsent(name, n -> events.apply("lock:" + n));
+        ClaimResult claim;
+        try {
+            claim = store.claim(key, owner, FINGERPRINT, atMostFor);
+        } catch (IdempotencyStoreUnavailableException e) {
+            counted.storeUnavailable();
+            throw e;
+        }
         if (!claim.claimed()) {
+            counted.refusedInProgress();
             LOG.log(
                     Level.DEBUG,
                     "cluster lock {0} is held elsewhere until {1}; skipping this run",
@@ -81,6 +108,7 @@ public final class ClusterLocks {
                     claim.record().expiresAt());
             return Optional.empty();
         }
+        counted.executed(RecordLifecycle.isTakeover(claim.replaced()));
         return Optional.of(new Lock(name, key, owner, start, atLeastFor));
     }
 

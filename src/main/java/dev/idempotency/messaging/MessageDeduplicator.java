@@ -1,8 +1,11 @@
 package dev.idempotency.messaging;
 
 import dev.idempotency.IdempotencyInProgressException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.core.Hashing;
 import dev.idempotency.core.KeepAlive;
+import dev.idempotency.core.OperationEvents;
+import dev.idempotency.core.ReleaseCause;
 import dev.idempotency.core.Settlement;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -15,7 +18,9 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Message-consumer deduplication with an attempt limit, on the configured {@link IdempotencyStore}.
@@ -72,6 +77,8 @@ public final class MessageDeduplicator {
     private final Consumer<FailedMessage> reports;
     private final KeepAlive keepAlive;
     private final String application;
+    private final Function<String, OperationEvents> events;
+    private final ConcurrentHashMap<String, OperationEvents> consumers = new ConcurrentHashMap<>();
 
     /**
      * @param store the store that holds message records
@@ -106,6 +113,28 @@ public final class MessageDeduplicator {
             Consumer<FailedMessage> reports,
             KeepAlive keepAlive,
             String application) {
+        this(store, settings, reports, keepAlive, application, name -> OperationEvents.NONE);
+    }
+
+    /**
+     * @param store the store that holds message records
+     * @param settings lease, retention and the default attempt limit
+     * @param reports receives every {@link FailedMessage} (the CDI glue fires it as an event)
+     * @param keepAlive renews a delivery's claim while its handler runs
+     * @param application the application's name in record keys ({@code idempotency.application}), or empty
+     * @param events where a consumer's deliveries are counted, by the name {@code message:<consumer>}
+     *     (the engine's {@link dev.idempotency.core.IdempotencyEngine#events}): an attempt run is {@code
+     *     executed}, a delivery of a processed or failed message {@code replayed}, a delivery during
+     *     another {@code in_progress}, a failed attempt a release
+     */
+    public MessageDeduplicator(
+            IdempotencyStore store,
+            MessageSettings settings,
+            Consumer<FailedMessage> reports,
+            KeepAlive keepAlive,
+            String application,
+            Function<String, OperationEvents> events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.application = Objects.requireNonNull(application, "application");
         this.store = Objects.requireNonNull(store, "store");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -145,13 +174,29 @@ public final class MessageDeduplicator {
         MessageSettings.checkAttempts("maxAttempts", maxAttempts);
         String main = mainKey(consumer, messageId);
         String owner = UUID.randomUUID().toString();
-        ClaimResult claim = store.claim(main, owner, FINGERPRINT, settings.lease());
+        OperationEvents counted = consumers.computeIfAbsent(consumer, c -> events.apply("message:" + c));
+        ClaimResult claim;
+        try {
+            claim = store.claim(main, owner, FINGERPRINT, settings.lease());
+        } catch (IdempotencyStoreUnavailableException e) {
+            counted.storeUnavailable();
+            throw e;
+        }
         if (!claim.claimed()) {
-            return existing(consumer, messageId, main, claim.record());
+            return existing(consumer, messageId, main, claim.record(), counted);
         }
         keepAlive.track(new KeepAlive.Claim(main, owner, settings.lease(), consumer, "message " + hash(main)), store);
         try {
-            return handleClaimed(consumer, messageId, maxAttempts, settlement, handler, main, owner);
+            return handleClaimed(
+                    consumer,
+                    messageId,
+                    maxAttempts,
+                    settlement,
+                    handler,
+                    main,
+                    owner,
+                    counted,
+                    RecordLifecycle.isTakeover(claim.replaced()));
         } catch (Exception | Error e) {
             keepAlive.untrack(owner);
             throw e;
@@ -166,7 +211,9 @@ public final class MessageDeduplicator {
             Settlement settlement,
             Handler handler,
             String main,
-            String owner)
+            String owner,
+            OperationEvents counted,
+            boolean tookOver)
             throws Exception {
         int attempt = 0;
         String lastError = null;
@@ -186,12 +233,15 @@ public final class MessageDeduplicator {
             } finally {
                 keepAlive.untrack(owner);
             }
+            counted.replayed();
             return Delivery.SKIPPED_FAILED;
         }
         final int n = attempt;
+        counted.executed(tookOver);
         try {
             handler.run();
         } catch (Exception | Error e) {
+            counted.released(ReleaseCause.EXCEPTION);
             failed(consumer, messageId, main, owner, n, maxAttempts, describe(e));
             throw e;
         }
@@ -204,6 +254,7 @@ public final class MessageDeduplicator {
                     }
                 },
                 () -> {
+                    counted.released(ReleaseCause.ROLLBACK);
                     try {
                         failed(consumer, messageId, main, owner, n, maxAttempts, "the transaction rolled back");
                     } finally {
@@ -213,13 +264,16 @@ public final class MessageDeduplicator {
         return Delivery.PROCESSED;
     }
 
-    private Delivery existing(String consumer, String messageId, String main, IdempotencyRecord rec) {
+    private Delivery existing(
+            String consumer, String messageId, String main, IdempotencyRecord rec, OperationEvents counted) {
         if (rec.status() == RecordStatus.IN_PROGRESS) {
+            counted.refusedInProgress();
             // The remaining lease is only a hint for the broker's redelivery delay, so this node's clock will do.
             throw new IdempotencyInProgressException(
                     consumer, hash(main), RecordLifecycle.remaining(rec, Instant.now()));
         }
         Marker m = Marker.parse(rec.outcome());
+        counted.replayed();
         if (m.succeeded()) {
             LOG.log(
                     Level.DEBUG,
@@ -240,7 +294,7 @@ public final class MessageDeduplicator {
                     "message {0} of consumer {1} was processed, but another delivery took it over after this one''s lease"
                             + " ({2}) ended without a renewal (the store was unreachable, or the keep-alive is off);"
                             + " check the store, or raise {3}",
-                    hash(main),
+                    named(main, messageId),
                     consumer,
                     settings.lease(),
                     MessageSettings.LEASE);
@@ -258,7 +312,7 @@ public final class MessageDeduplicator {
             LOG.log(
                     Level.INFO,
                     "message {0} of consumer {1} failed attempt {2} of {3}; the next delivery runs it again",
-                    hash(main),
+                    named(main, messageId),
                     consumer,
                     attempt,
                     maxAttempts);
@@ -284,7 +338,7 @@ public final class MessageDeduplicator {
                         ? "message {0} of consumer {1} failed {2} attempts earlier; this delivery was skipped, not processed"
                         : "message {0} of consumer {1} failed its last allowed attempt ({2}); it is marked failed and"
                                 + " later deliveries are skipped",
-                hash(main),
+                named(main, failed.messageId()),
                 failed.consumer(),
                 failed.attempts());
         try {
@@ -352,6 +406,15 @@ public final class MessageDeduplicator {
                 ? Hashing.sha256Hex(ATTEMPT_DOMAIN, consumer, messageId, Integer.toString(n))
                 : Hashing.sha256Hex(
                         ATTEMPT_DOMAIN, consumer, messageId, Integer.toString(n), APPLICATION_PART, application);
+    }
+
+    /**
+     * A message as log lines name it: the hash of its record key, and the broker's id (shortened), so
+     * that an operator can find the message in the broker or the dead-letter table.
+     */
+    static String named(String main, String messageId) {
+        String id = messageId.length() <= 100 ? messageId : messageId.substring(0, 97) + "...";
+        return hash(main) + " (id " + id + ")";
     }
 
     /** {@code class: message}, shortened: enough for operations to see what failed. */

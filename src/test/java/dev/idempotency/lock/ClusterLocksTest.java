@@ -122,4 +122,29 @@ class ClusterLocksTest {
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining("PT10M");
     }
+
+    @Test
+    void eachAttemptIsCountedUnderTheLocksName() {
+        java.util.Map<String, List<String>> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        ClusterLocks locks = new ClusterLocks(StoreNodes.MEMORY.node(0), System::nanoTime, name -> {
+            List<String> events = seen.computeIfAbsent(name, n -> new java.util.concurrent.CopyOnWriteArrayList<>());
+            return new dev.idempotency.core.OperationEvents() {
+                @Override
+                public void executed(boolean tookOver) {
+                    events.add("executed");
+                }
+
+                @Override
+                public void refusedInProgress() {
+                    events.add("in_progress");
+                }
+            };
+        });
+        ClusterLocks.Lock held = locks.tryLock("nightly", MOST, Duration.ZERO).orElseThrow();
+        assertThat(locks.tryLock("nightly", MOST, Duration.ZERO)).isEmpty();
+        assertThat(held.unlock()).isTrue();
+        assertThat(locks.tryLock("nightly", MOST, Duration.ZERO)).isPresent();
+        assertThat(seen).containsOnlyKeys("lock:nightly");
+        assertThat(seen.get("lock:nightly")).containsExactly("executed", "in_progress", "executed");
+    }
 }
