@@ -32,6 +32,11 @@ public final class IdempotencyEngine {
     private static final System.Logger LOG = System.getLogger(IdempotencyEngine.class.getName());
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * How long a waiter whose key's running call is on this node waits for its signal before it looks
+     * at the store again (the call may have been held after a timeout, or its lease ended).
+     */
+    private static final long LOCAL_OWNER_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final IdempotencyStore store;
     /** The store of each operation ({@link IdempotencyStore#forOperation}), resolved once per operation. */
@@ -45,8 +50,8 @@ public final class IdempotencyEngine {
     private final WaitLimits.Waiters waiters;
     private final KeepAlive keepAlive;
     private final String application;
-    /** Per operation: whether its claims are kept alive (not for a store that joins the caller's transaction). */
-    private final ConcurrentHashMap<String, Boolean> keptAlive = new ConcurrentHashMap<>();
+    /** Per operation: whether its store writes in the caller's transaction. */
+    private final ConcurrentHashMap<String, Boolean> joinsByOperation = new ConcurrentHashMap<>();
     /** The operations whose settings {@link #planned} logged. */
     private final java.util.Set<String> described = ConcurrentHashMap.newKeySet();
 
@@ -248,9 +253,13 @@ public final class IdempotencyEngine {
         String owner = newOwner();
         long waitStarted = 0;
         boolean waiting = false;
+        long seen = 0;
         long pause = FIRST_PAUSE_NANOS;
         try {
             while (true) {
+                if (waiting) {
+                    seen = waiters.settledCount(key.storeKey());
+                }
                 ClaimResult result;
                 try {
                     result = claim(policy, key, owner, fingerprint);
@@ -293,6 +302,10 @@ public final class IdempotencyEngine {
                     }
                     waiting = true;
                     waitStarted = now;
+                    // Look again at once: from now on a settlement on this node wakes this call, and one
+                    // that came before is seen in the store.
+                    seen = waiters.settledCount(key.storeKey());
+                    continue;
                 }
                 long left = policy.lease().toNanos() - (now - waitStarted);
                 if (left <= 0) {
@@ -300,8 +313,22 @@ public final class IdempotencyEngine {
                     events.refusedInProgress();
                     throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
                 }
-                pauseFor(Math.min(pause, left), policy, key, retryAfter, events);
-                pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
+                // A running call of this node wakes its waiters when it settles the key, so they need not
+                // poll; a call of another node (or one whose record commits with the caller's
+                // transaction, after its settlement) is polled for, at growing intervals.
+                boolean wakesUs = record.owner() != null
+                        && record.owner().startsWith(tokenPrefix)
+                        && !joinsCallerTransaction(policy.name());
+                awaitSettled(
+                        key,
+                        seen,
+                        Math.min(wakesUs ? LOCAL_OWNER_PAUSE_NANOS : pause, left),
+                        policy,
+                        retryAfter,
+                        events);
+                if (!wakesUs) {
+                    pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
+                }
             }
         } finally {
             if (waiting) {
@@ -324,11 +351,16 @@ public final class IdempotencyEngine {
         if (!keepAlive.enabled()) {
             return false;
         }
-        Boolean kept = keptAlive.get(operation);
-        if (kept == null) {
-            kept = keptAlive.computeIfAbsent(operation, o -> !store(o).joinsCallerTransaction(o));
+        return !joinsCallerTransaction(operation);
+    }
+
+    /** Whether the operation's store writes its records in the caller's transaction; asked once per operation. */
+    private boolean joinsCallerTransaction(String operation) {
+        Boolean joins = joinsByOperation.get(operation);
+        if (joins == null) {
+            joins = joinsByOperation.computeIfAbsent(operation, o -> store(o).joinsCallerTransaction(o));
         }
-        return kept;
+        return joins;
     }
 
     /** The keep-alive of this engine. */
@@ -408,6 +440,7 @@ public final class IdempotencyEngine {
         } finally {
             // After the store call: the claim stays renewed while a completion retries a failing store.
             keepAlive.untrack(claim);
+            waiters.settled(claim.key().storeKey());
         }
     }
 
@@ -477,6 +510,7 @@ public final class IdempotencyEngine {
             return releaseOnce(claim, cause);
         } finally {
             keepAlive.untrack(claim);
+            waiters.settled(claim.key().storeKey());
         }
     }
 
@@ -552,10 +586,11 @@ public final class IdempotencyEngine {
         }
     }
 
-    private static void pauseFor(
-            long nanos, OperationPolicy policy, RecordKey key, Duration retryAfter, OperationEvents events) {
+    /** Waits up to {@code nanos} for a call of this node to settle {@code key} after {@code seen}. */
+    private void awaitSettled(
+            RecordKey key, long seen, long nanos, OperationPolicy policy, Duration retryAfter, OperationEvents events) {
         try {
-            TimeUnit.NANOSECONDS.sleep(nanos);
+            waiters.await(key.storeKey(), seen, nanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             events.refusedInProgress();
