@@ -39,10 +39,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * store: the waiter polls, as every waiter did before the wake-up existed).
  *
  * <pre>
- *   bash bench/wait-latency.sh [trials] [stores]    # default 200 trials; memory,jpa,redis
+ *   bash bench/wait-latency.sh [trials] [stores] [hold ms]   # default 200 trials; memory,jpa,redis; 40 ms
  * </pre>
  *
- * Each trial: the owner claims a new key, the waiter starts and waits, the owner completes 40 ms later.
+ * Each trial: the owner claims a new key, the waiter starts and waits, the owner completes 40 ms (the
+ * hold) later.
  * Printed per store and placement: p50 and p99 of completion-to-replay, and the waiter's store calls per
  * second of waiting.
  */
@@ -51,13 +52,14 @@ public final class WaitLatency {
     private static final OperationPolicy WAIT = new OperationPolicy(
             "bench.wait", Duration.ofHours(1), Duration.ofSeconds(30), InProgressPolicy.WAIT, ExceptionPolicy.DEFAULT,
             false);
-    private static final long HOLD_MILLIS = 40;
+    private static long holdMillis = 40;
 
     private WaitLatency() {}
 
     public static void main(String[] args) throws Exception {
         int trials = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         String[] stores = (args.length > 1 ? args[1] : "memory,jpa,redis").split(",");
+        holdMillis = args.length > 2 ? Long.parseLong(args[2]) : 40;
         ExecutorService pool = Executors.newCachedThreadPool();
         try {
             for (String name : stores) {
@@ -110,7 +112,7 @@ public final class WaitLatency {
                         return at;
                     },
                     pool);
-            TimeUnit.MILLISECONDS.sleep(HOLD_MILLIS);
+            TimeUnit.MILLISECONDS.sleep(holdMillis);
             long completed = System.nanoTime();
             owner.complete(owned, new byte[] {1});
             long at = replayedAt.get(30, TimeUnit.SECONDS);
@@ -125,9 +127,10 @@ public final class WaitLatency {
     private static void print(Result r) {
         long[] n = r.nanos;
         System.out.printf(
-                "store=%-7s owner=%s trials=%d p50=%.2f ms p99=%.2f ms store-calls-per-waiting-second=%.1f%n",
+                "store=%-7s owner=%s hold=%d ms trials=%d p50=%.2f ms p99=%.2f ms store-calls-per-waiting-second=%.1f%n",
                 r.store,
                 r.placement,
+                holdMillis,
                 n.length,
                 n[n.length / 2] / 1e6,
                 n[(int) Math.min(n.length - 1, Math.ceil(n.length * 0.99) - 1)] / 1e6,
