@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -92,6 +93,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     private static final int MAX_ATTEMPTS = 64;
     /** How long a claim or a read tries other connections after a lost one; a Redis that is down fails fast. */
     private static final long LOST_CONNECTION_RETRY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+    /** Claims whose written bytes are remembered at most (a few hundred bytes each). */
+    static final int MAX_WRITTEN = 10_000;
 
     private final UnifiedJedis redis;
     private final Clock clock;
@@ -102,6 +105,13 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     private final long settlePatienceNanos;
     private final String where;
     private final boolean ownsClient;
+    /**
+     * The exact bytes this store last wrote for each claim it holds (claim, takeover, renewal), so that
+     * the completion is one compare-and-set against them instead of a GET and a compare-and-set. Only a
+     * hint: the script compares bytes, so a record changed since (taken over, released by an operator)
+     * fails the comparison and the completion decides on what it reads, as without it.
+     */
+    private final ConcurrentHashMap<String, Written> written = new ConcurrentHashMap<>();
 
     /**
      * @param redis the client (standalone, Sentinel or cluster)
@@ -149,10 +159,12 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 byte[] seen = set.value();
                 if (seen == null) {
                     acknowledgedClaim(rk, key, value, set.acked());
+                    remember(key, owner, value, px);
                     return ClaimResult.claimed(claim);
                 }
                 IdempotencyRecord existing = decode(key, seen);
                 if (RecordLifecycle.isOwnedBy(existing, owner)) {
+                    remember(key, owner, seen, px);
                     return ClaimResult.claimed(existing); // our own write, retried by the client
                 }
                 if (!RecordLifecycle.isClaimable(existing, now)) {
@@ -166,6 +178,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 long r = cas.value();
                 if (r == 1) {
                     acknowledgedClaim(rk, key, value, cas.acked());
+                    remember(key, owner, value, px);
                     return ClaimResult.claimed(claim, existing);
                 }
                 if (r == 2) {
@@ -190,17 +203,30 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     }
 
     /**
-     * Completes the owner's claim (GET, decide, compare-and-set), retrying a transient failure for
-     * {@code idempotency.redis.settle-patience}. A retry that finds the owner's own COMPLETED record
-     * reports it done: an earlier attempt's write landed and only its answer was lost.
+     * Completes the owner's claim, retrying a transient failure for {@code
+     * idempotency.redis.settle-patience}: one compare-and-set against the bytes this store wrote for the
+     * claim when it holds them, else (or when the record changed since) GET, decide, compare-and-set. A
+     * retry that finds the owner's own COMPLETED record reports it done: an earlier attempt's write
+     * landed and only its answer was lost.
      */
     @Override
     public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
         byte[] rk = redisKey(key);
+        Written mine = forget(key, owner);
         return guarded(
                 "complete",
                 key,
                 () -> persistently("complete", key, retry -> {
+                    if (!retry && mine != null) {
+                        IdempotencyRecord claimed = decode(key, mine.bytes);
+                        IdempotencyRecord done = RecordLifecycle.complete(claimed, outcome, clock.instant(), ttl);
+                        Acked<Long> cas =
+                                acknowledgedCas(rk, mine.bytes, RedisRecordCodec.encode(done), millis(ttl), null);
+                        if (cas.value() == 1) {
+                            acknowledgedCompletion(key, cas.acked());
+                            return true;
+                        }
+                    }
                     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                         byte[] seen = redis.get(rk);
                         IdempotencyRecord existing = seen == null ? null : decode(key, seen);
@@ -237,7 +263,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 IdempotencyRecord renewed = RecordLifecycle.renew(existing, now, lease);
                 long px =
                         saturatedAdd(Math.max(0, renewed.expiresAt().toEpochMilli() - now.toEpochMilli()), graceMillis);
-                if (compareAndSet(rk, seen, RedisRecordCodec.encode(renewed), px)) {
+                byte[] next = RedisRecordCodec.encode(renewed);
+                if (compareAndSet(rk, seen, next, px)) {
+                    remember(key, owner, next, px);
                     return true;
                 }
             }
@@ -248,6 +276,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     /** Releases the owner's claim, retrying a transient failure like {@link #complete}. */
     @Override
     public boolean release(String key, String owner) {
+        forget(key, owner);
         return fencedDelete("release", key, existing -> RecordLifecycle.isOwnedBy(existing, owner), true);
     }
 
@@ -413,6 +442,38 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 .map(l -> l.substring(name.length() + 1).trim())
                 .findFirst()
                 .orElse(null);
+    }
+
+    /**
+     * Remembers the bytes written for a claim, until it is completed or released, or its Redis key
+     * expires ({@code px}). Beyond {@link #MAX_WRITTEN} claims (calls held after a timeout are never
+     * completed by their owner) expired entries are dropped first, and a claim that still finds no room
+     * is not remembered: its completion reads first.
+     */
+    private void remember(String key, String owner, byte[] bytes, long px) {
+        long until = System.nanoTime() + Math.min(px, MAX_PX) * 1_000_000L;
+        if (written.size() >= MAX_WRITTEN) {
+            long now = System.nanoTime();
+            written.values().removeIf(w -> now - w.until >= 0);
+            if (written.size() >= MAX_WRITTEN) {
+                return;
+            }
+        }
+        written.put(key, new Written(owner, bytes, until));
+    }
+
+    /** Forgets what was written for the owner's claim (not another owner's), and returns it. */
+    private Written forget(String key, String owner) {
+        Written w = written.get(key);
+        return w != null && w.owner.equals(owner) && written.remove(key, w) ? w : null;
+    }
+
+    /** What this store wrote for a claim: its owner, the exact bytes, until when Redis keeps them. */
+    private record Written(String owner, byte[] bytes, long until) {}
+
+    /** The claims whose written bytes are remembered now; for tests. */
+    int remembered() {
+        return written.size();
     }
 
     /** Runs the compare-and-set script; see {@link #CAS_SCRIPT}. */
