@@ -250,6 +250,13 @@ class InfinispanPartitionIT {
         long cutStart = System.nanoTime();
         network.cut(MINORITY);
         long cutDone = System.nanoTime();
+        // New keys sent to the cut-off node right after the cut, whatever the client threads are busy
+        // with (on a loaded machine both of the node's threads may be held by calls in flight at the cut,
+        // which wait for the heal to store their outcome): each must get no fresh 200 and run nowhere.
+        List<CompletableFuture<Outcome>> minorityProbes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            minorityProbes.add(sendAsync(MINORITY, RUN + "-probe" + i));
+        }
 
         Map<Integer, String> split = new TreeMap<>();
         for (int n : MAJORITY) {
@@ -302,6 +309,9 @@ class InfinispanPartitionIT {
         List<Outcome> partitionTraffic = new ArrayList<>(traffic.outcomes());
         partitionTraffic.add(inFlightAtCut.get(REQUEST_LIMIT.toSeconds() + 30, TimeUnit.SECONDS));
         partitionTraffic.add(takeover.get(REQUEST_LIMIT.toSeconds() + 30, TimeUnit.SECONDS));
+        for (CompletableFuture<Outcome> probe : minorityProbes) {
+            partitionTraffic.add(probe.get(REQUEST_LIMIT.toSeconds() + 30, TimeUnit.SECONDS));
+        }
 
         // ------------------------------------------------------------ what happened
         List<Outcome> everything = new ArrayList<>(partitionTraffic);
