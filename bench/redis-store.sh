@@ -7,6 +7,7 @@
 # median of the per-round ratios and the medians of every measured iteration.
 #
 #   bash bench/redis-store.sh [ROUNDS] [WAIT_REPLICAS]     # default: 5 rounds, 0 replicas
+#   THREADS=16 bash bench/redis-store.sh 3 0               # JMH threads (default 4)
 #
 # WAIT_REPLICAS=1 needs a replica of the machine's Redis, e.g.
 #   redis-server --port 6380 --bind 127.0.0.1 --replicaof 127.0.0.1 6379 --save "" --appendonly no --daemonize yes
@@ -15,7 +16,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 rounds="${1:-5}"
 replicas="${2:-0}"
-out="$root/target/redis-bench-$replicas"
+out="$root/target/redis-bench-$replicas-t${THREADS:-4}"
 rm -rf "$out" && mkdir -p "$out"
 cd "$root"
 mvn -B -q dependency:build-classpath -Dmdep.outputFile="$out/deps.txt" -Dmdep.includeScope=test >/dev/null
@@ -25,7 +26,7 @@ benches=(claim rawSetNx claimAndComplete rawSetNxThenSetXx)
 for ((r = 1; r <= rounds; r++)); do
   for b in "${benches[@]}"; do
     java -Djmh.ignoreLock=true -cp "$cp" org.openjdk.jmh.Main "RedisClaimBench.$b\$" -p waitReplicas="$replicas" \
-      -f 1 -wi 10 -w 1 -i 5 -r 2 -rf json -rff "$out/$b-$r.json" >"$out/$b-$r.log" 2>&1
+      -t "${THREADS:-4}" -f 1 -wi 10 -w 1 -i 5 -r 2 -rf json -rff "$out/$b-$r.json" >"$out/$b-$r.log" 2>&1
   done
   echo "round $r done (load $(cut -d' ' -f1 /proc/loadavg))"
 done

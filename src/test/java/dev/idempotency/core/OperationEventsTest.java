@@ -24,8 +24,7 @@ import org.junit.jupiter.api.Test;
 class OperationEventsTest {
 
     /** Records events as text, and store calls by primitive. */
-    static final class Recorder implements IdempotencyObserver, OperationEvents {
-        final List<String> events = Collections.synchronizedList(new ArrayList<>());
+    static final class Recorder extends RecordedEvents implements IdempotencyObserver {
         final List<String> storeCalls = Collections.synchronizedList(new ArrayList<>());
         final List<String> operations = Collections.synchronizedList(new ArrayList<>());
 
@@ -44,46 +43,6 @@ class OperationEventsTest {
         public void storeCall(StorePrimitive primitive, long nanos, boolean failed) {
             assertThat(nanos).isNotNegative();
             storeCalls.add(primitive.tag() + (failed ? ":failed" : ""));
-        }
-
-        @Override
-        public void executed(boolean tookOver) {
-            events.add(tookOver ? "executed:takeover" : "executed");
-        }
-
-        @Override
-        public void replayed() {
-            events.add("replayed");
-        }
-
-        @Override
-        public void refusedInProgress() {
-            events.add("in_progress");
-        }
-
-        @Override
-        public void mismatched() {
-            events.add("mismatch");
-        }
-
-        @Override
-        public void keyMissing() {
-            events.add("key_missing");
-        }
-
-        @Override
-        public void storeUnavailable() {
-            events.add("store_unavailable");
-        }
-
-        @Override
-        public void released(ReleaseCause cause) {
-            events.add("released:" + cause.name().toLowerCase());
-        }
-
-        @Override
-        public void outcomeNotStored(boolean storeFailed) {
-            events.add(storeFailed ? "unstored:store_failed" : "unstored:lease_lost");
         }
     }
 

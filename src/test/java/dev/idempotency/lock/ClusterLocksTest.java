@@ -127,18 +127,9 @@ class ClusterLocksTest {
     void eachAttemptIsCountedUnderTheLocksName() {
         java.util.Map<String, List<String>> seen = new java.util.concurrent.ConcurrentHashMap<>();
         ClusterLocks locks = new ClusterLocks(StoreNodes.MEMORY.node(0), System::nanoTime, name -> {
-            List<String> events = seen.computeIfAbsent(name, n -> new java.util.concurrent.CopyOnWriteArrayList<>());
-            return new dev.idempotency.core.OperationEvents() {
-                @Override
-                public void executed(boolean tookOver) {
-                    events.add("executed");
-                }
-
-                @Override
-                public void refusedInProgress() {
-                    events.add("in_progress");
-                }
-            };
+            dev.idempotency.core.RecordedEvents recorded = new dev.idempotency.core.RecordedEvents();
+            seen.put(name, recorded.events);
+            return recorded;
         });
         ClusterLocks.Lock held = locks.tryLock("nightly", MOST, Duration.ZERO).orElseThrow();
         assertThat(locks.tryLock("nightly", MOST, Duration.ZERO)).isEmpty();

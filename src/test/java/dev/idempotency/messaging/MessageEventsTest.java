@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.core.KeepAlive;
 import dev.idempotency.core.OperationEvents;
-import dev.idempotency.core.ReleaseCause;
+import dev.idempotency.core.RecordedEvents;
 import dev.idempotency.core.Settlement;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.time.Duration;
@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -25,28 +24,9 @@ class MessageEventsTest {
     private final Map<String, List<String>> seen = new ConcurrentHashMap<>();
 
     private OperationEvents recording(String name) {
-        List<String> events = seen.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>());
-        return new OperationEvents() {
-            @Override
-            public void executed(boolean tookOver) {
-                events.add("executed");
-            }
-
-            @Override
-            public void replayed() {
-                events.add("replayed");
-            }
-
-            @Override
-            public void refusedInProgress() {
-                events.add("in_progress");
-            }
-
-            @Override
-            public void released(ReleaseCause cause) {
-                events.add("released:" + cause);
-            }
-        };
+        RecordedEvents recorded = new RecordedEvents();
+        seen.put(name, recorded.events);
+        return recorded;
     }
 
     private final MessageDeduplicator messages = new MessageDeduplicator(
@@ -74,9 +54,9 @@ class MessageEventsTest {
                         "executed",
                         "replayed",
                         "executed",
-                        "released:EXCEPTION",
+                        "released:exception",
                         "executed",
-                        "released:EXCEPTION",
+                        "released:exception",
                         "replayed");
         assertThat(seen).containsOnlyKeys("message:billing");
     }
