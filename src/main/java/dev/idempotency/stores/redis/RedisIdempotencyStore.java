@@ -96,6 +96,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     /** Claims whose written bytes are remembered at most (a few hundred bytes each). */
     static final int MAX_WRITTEN = 10_000;
 
+    private static final long SWEEP_INTERVAL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+    private static final java.util.concurrent.atomic.AtomicLongFieldUpdater<RedisIdempotencyStore> SWEEP =
+            java.util.concurrent.atomic.AtomicLongFieldUpdater.newUpdater(RedisIdempotencyStore.class, "nextSweep");
+
     private final UnifiedJedis redis;
     private final Clock clock;
     private final String prefix;
@@ -112,6 +116,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
      * fails the comparison and the completion decides on what it reads, as without it.
      */
     private final ConcurrentHashMap<String, Written> written = new ConcurrentHashMap<>();
+    /** When the remembered claims may be swept for expired ones next ({@link System#nanoTime}). */
+    private volatile long nextSweep = System.nanoTime();
 
     /**
      * @param redis the client (standalone, Sentinel or cluster)
@@ -451,15 +457,18 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
      * is not remembered: its completion reads first.
      */
     private void remember(String key, String owner, byte[] bytes, long px) {
-        long until = System.nanoTime() + Math.min(px, MAX_PX) * 1_000_000L;
+        long now = System.nanoTime();
         if (written.size() >= MAX_WRITTEN) {
-            long now = System.nanoTime();
-            written.values().removeIf(w -> now - w.until >= 0);
+            // A sweep reads every entry: at most one a second, not one per claim while the map is full.
+            long due = nextSweep;
+            if (now - due >= 0 && SWEEP.compareAndSet(this, due, now + SWEEP_INTERVAL_NANOS)) {
+                written.values().removeIf(w -> now - w.until >= 0);
+            }
             if (written.size() >= MAX_WRITTEN) {
                 return;
             }
         }
-        written.put(key, new Written(owner, bytes, until));
+        written.put(key, new Written(owner, bytes, now + Math.min(px, MAX_PX) * 1_000_000L));
     }
 
     /** Forgets what was written for the owner's claim (not another owner's), and returns it. */

@@ -111,4 +111,32 @@ class RedisCompletionRoundTripsTest {
             assertThat(r.owner()).isEqualTo("owner-4");
         });
     }
+
+    /**
+     * Claims never completed by their owner (calls held after a timeout) fill the remembered bytes up to
+     * a bound; beyond it a claim is not remembered, and its completion reads first, still correctly.
+     */
+    @Test
+    void beyondTheBoundACompletionReadsFirst() {
+        for (int i = store.remembered(); i < RedisIdempotencyStore.MAX_WRITTEN; i++) {
+            assertThat(store.claim("held-" + i, "held-owner", "fp", Duration.ofMinutes(5))
+                            .claimed())
+                    .isTrue();
+        }
+        assertThat(store.remembered()).isEqualTo(RedisIdempotencyStore.MAX_WRITTEN);
+        assertThat(store.claim("k-beyond", "owner-5", "fp", Duration.ofMinutes(1))
+                        .claimed())
+                .isTrue();
+        assertThat(store.remembered()).isEqualTo(RedisIdempotencyStore.MAX_WRITTEN);
+        long gets = clientGets();
+        assertThat(store.complete("k-beyond", "owner-5", new byte[] {5}, Duration.ofHours(1)))
+                .isTrue();
+        assertThat(clientGets() - gets)
+                .as("the completion read the record first")
+                .isEqualTo(1);
+        for (int i = 0; i < RedisIdempotencyStore.MAX_WRITTEN; i++) {
+            store.release("held-" + i, "held-owner");
+        }
+        assertThat(store.remembered()).isZero();
+    }
 }
