@@ -83,12 +83,14 @@ public class IdempotencyRuntime implements EntryPointServices {
     private ScheduledExecutorService ownScheduler;
     private ScheduledFuture<?> purge;
     private KeepAlive keepAlive;
+    private int guardPriority;
 
     @PostConstruct
     void init() {
         settings = MicroProfileSettings.current();
         policies = new PolicyResolver(settings);
         GlobalSettings global = new GlobalSettings(settings);
+        guardPriority = global.interceptorPriority();
         ScheduledExecutorService scheduler = scheduler();
         keepAlive = global.keepAliveEnabled() ? KeepAlive.on(scheduler, global.keepAliveMaxDuration()) : KeepAlive.OFF;
         engine = new IdempotencyEngine(
@@ -205,7 +207,7 @@ public class IdempotencyRuntime implements EntryPointServices {
         }
         OperationPolicy policy = policies.resolve(method, annotation);
         if (engine.store(policy.name()).joinsCallerTransaction(policy.name())) {
-            JoinedModeCheck.check(method, targetClass, policy.name());
+            JoinedModeCheck.check(method, targetClass, policy.name(), guardPriority);
         }
         GuardedMethod plan = GuardedMethod.plan(method, policy, engine, settlement);
         engine.planned(policy, "CDI");

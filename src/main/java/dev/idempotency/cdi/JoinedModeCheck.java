@@ -1,6 +1,7 @@
 package dev.idempotency.cdi;
 
 import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.PolicyResolver;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -13,7 +14,10 @@ import java.util.concurrent.CompletionStage;
  * method returning a {@code CompletionStage} (it completes after the transaction ended, so its outcome
  * could never be written and the claim would stay until its lease ended), and a body that runs in a
  * transaction of its own or in none ({@code REQUIRES_NEW}, {@code NOT_SUPPORTED}, {@code NEVER}, a
- * bean-managed EJB), whose work commits apart from its record.
+ * bean-managed EJB), whose work commits apart from its record; and a CDI bean whose {@code
+ * @Transactional} (REQUIRED, the default, or SUPPORTS) would begin its transaction, or run without one,
+ * only after the guard ran at a priority below {@code @Transactional}'s (200), so that a call from
+ * outside a transaction finds none for its record.
  *
  * <p>The transaction annotations are read by name, so that a server without JTA or EJB still deploys.
  */
@@ -24,15 +28,26 @@ final class JoinedModeCheck {
     private static final String TRANSACTION_ATTRIBUTE = "jakarta.ejb.TransactionAttribute";
     private static final String TRANSACTION_MANAGEMENT = "jakarta.ejb.TransactionManagement";
 
+    /** The priority of {@code @Transactional}'s interceptor (JTA: {@code PLATFORM_BEFORE + 200}). */
+    static final int TRANSACTIONAL_PRIORITY = 200;
+
+    /** The types whose transaction a caller without one does not get from {@code @Transactional} before the guard. */
+    private static final Set<String> BEGUN_AFTER_THE_GUARD = Set.of("REQUIRED", "SUPPORTS");
+
+    /** Session and message-driven beans: the EJB container begins their transaction before any interceptor. */
+    private static final Set<String> EJB_COMPONENTS = Set.of(
+            "jakarta.ejb.Stateless", "jakarta.ejb.Stateful", "jakarta.ejb.Singleton", "jakarta.ejb.MessageDriven");
+
     private JoinedModeCheck() {}
 
     /**
      * @param method the guarded method
      * @param beanClass the bean class whose method it is
      * @param operation its operation name
+     * @param guardPriority the guard's interceptor priority ({@code idempotency.interceptor.priority})
      * @throws IdempotencyConfigurationException the method cannot run in the joined mode
      */
-    static void check(Method method, Class<?> beanClass, String operation) {
+    static void check(Method method, Class<?> beanClass, String operation, int guardPriority) {
         String reason = null;
         String fix = null;
         if (CompletionStage.class.isAssignableFrom(method.getReturnType())) {
@@ -44,6 +59,20 @@ final class JoinedModeCheck {
             if (apart != null) {
                 reason = "its body runs " + apart + ", so its work commits apart from its record";
                 fix = "let the body join the caller's transaction (REQUIRED, the default)";
+            } else if (guardPriority < TRANSACTIONAL_PRIORITY && !isEjb(beanClass)) {
+                Annotation tx = transactional(method, beanClass);
+                if (tx != null && BEGUN_AFTER_THE_GUARD.contains(value(tx))) {
+                    reason = "its @Transactional(" + value(tx) + ") "
+                            + ("SUPPORTS".equals(value(tx))
+                                    ? "runs it without a transaction"
+                                    : "begins its transaction")
+                            + " when the caller has none, after the guard (priority " + guardPriority
+                            + ", before @Transactional's " + TRANSACTIONAL_PRIORITY
+                            + ") needed one for the record";
+                    fix = "set " + GlobalSettings.INTERCEPTOR_PRIORITY + " above " + TRANSACTIONAL_PRIORITY
+                            + " (e.g. 1000) so that the guard runs inside @Transactional, or declare"
+                            + " @Transactional(MANDATORY) if every caller brings its transaction";
+                }
             }
         }
         if (reason != null) {
@@ -70,6 +99,36 @@ final class JoinedModeCheck {
             return null;
         }
         return "@" + declared.annotationType().getSimpleName() + "(" + value(declared) + ")";
+    }
+
+    /** Whether the bean is an EJB (a container subclass of one included, as an interceptor may see it). */
+    private static boolean isEjb(Class<?> beanClass) {
+        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Annotation a : c.getAnnotations()) {
+                if (EJB_COMPONENTS.contains(a.annotationType().getName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The method's {@code @Transactional}, or else the nearest class's in the hierarchy, or {@code null}. */
+    private static Annotation transactional(Method method, Class<?> beanClass) {
+        Annotation found = named(method.getAnnotations(), TRANSACTIONAL);
+        for (Class<?> c = beanClass; found == null && c != null && c != Object.class; c = c.getSuperclass()) {
+            found = named(c.getAnnotations(), TRANSACTIONAL);
+        }
+        return found;
+    }
+
+    private static Annotation named(Annotation[] annotations, String name) {
+        for (Annotation a : annotations) {
+            if (a.annotationType().getName().equals(name)) {
+                return a;
+            }
+        }
+        return null;
     }
 
     /** The {@code @Transactional} or {@code @TransactionAttribute} among the annotations, or {@code null}. */

@@ -51,11 +51,42 @@ final class JoinedBeans {
         }
     }
 
+    /** The method-level type wins over the class's: MANDATORY, every caller brings its transaction. */
     @ApplicationScoped
     @Transactional(Transactional.TxType.NEVER)
+    public static class Mandatory {
+        @Idempotent(name = "joined.mandatory")
+        @Transactional(Transactional.TxType.MANDATORY)
+        public String charge(@IdempotencyKey String id) {
+            return id;
+        }
+    }
+
+    /** REQUIRED (the default type) begins the transaction after a guard at the default priority. */
+    @ApplicationScoped
     public static class Required {
         @Idempotent(name = "joined.required")
-        @Transactional(Transactional.TxType.REQUIRED)
+        @Transactional
+        public String charge(@IdempotencyKey String id) {
+            return id;
+        }
+    }
+
+    /** SUPPORTS, from the class: without a caller's transaction the body runs in none. */
+    @ApplicationScoped
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public static class Supports {
+        @Idempotent(name = "joined.supports")
+        public String charge(@IdempotencyKey String id) {
+            return id;
+        }
+    }
+
+    /** An EJB: its container begins the transaction before every interceptor, so REQUIRED is fine. */
+    @jakarta.ejb.Stateless
+    public static class RequiredEjb {
+        @Idempotent(name = "joined.required-ejb")
+        @TransactionAttribute(TransactionAttributeType.REQUIRED)
         public String charge(@IdempotencyKey String id) {
             return id;
         }

@@ -50,9 +50,57 @@ class JoinedModeRefusalTest {
 
     @Test
     void aBodyJoiningTheCallersTransactionDeploysAndTheMethodLevelTypeWins() {
-        try (WeldContainer c = WeldBoot.weld(JOINED, JoinedStore.class, JoinedBeans.Required.class)
+        try (WeldContainer c = WeldBoot.weld(JOINED, JoinedStore.class, JoinedBeans.Mandatory.class)
+                .initialize()) {
+            assertThat(c.select(JoinedBeans.Mandatory.class).get().charge("k")).isEqualTo("k");
+        }
+    }
+
+    @Test
+    void aTransactionBegunAfterTheGuardIsRefusedAtTheDefaultPriority() {
+        assertRefused(
+                JoinedBeans.Required.class,
+                "JoinedBeans$Required#charge",
+                "@Transactional(REQUIRED) begins its transaction when the caller has none",
+                "joined.required");
+        assertRefused(
+                JoinedBeans.Supports.class,
+                "JoinedBeans$Supports#charge",
+                "@Transactional(SUPPORTS) runs it without a transaction",
+                "joined.supports");
+    }
+
+    @Test
+    void theRefusalNamesThePriorityAndTheMandatoryFix() {
+        assertThatThrownBy(() -> {
+                    try (WeldContainer c = WeldBoot.weld(JOINED, JoinedStore.class, JoinedBeans.Required.class)
+                            .initialize()) {
+                        c.select(JoinedBeans.Required.class).get();
+                    }
+                })
+                .rootCause()
+                .hasMessageContaining("idempotency.interceptor.priority above 200")
+                .hasMessageContaining("@Transactional(MANDATORY)");
+    }
+
+    @Test
+    void theSameBeansDeployWithTheGuardInsideTransactional() {
+        Map<String, String> inside = new java.util.HashMap<>(JOINED);
+        inside.put("idempotency.interceptor.priority", "1000");
+        try (WeldContainer c = WeldBoot.weld(
+                        inside, JoinedStore.class, JoinedBeans.Required.class, JoinedBeans.Supports.class)
                 .initialize()) {
             assertThat(c.select(JoinedBeans.Required.class).get().charge("k")).isEqualTo("k");
+            assertThat(c.select(JoinedBeans.Supports.class).get().charge("k")).isEqualTo("k");
+        }
+    }
+
+    @Test
+    void anEjbWhoseContainerBeginsTheTransactionDeploys() {
+        try (WeldContainer c = WeldBoot.weld(JOINED, JoinedStore.class, JoinedBeans.RequiredEjb.class)
+                .initialize()) {
+            assertThat(c.select(JoinedBeans.RequiredEjb.class).get().charge("k"))
+                    .isEqualTo("k");
         }
     }
 

@@ -32,9 +32,12 @@ public class SeparateOrders {
         return "placed " + orderId;
     }
 
-    /** Configured joined, but the transaction only starts inside the interceptor. */
+    /**
+     * Configured joined without a transaction of its own: it needs its caller's, and a call from outside
+     * any transaction is refused at the call. (With {@code @Transactional} the deployment would fail:
+     * its transaction would begin after the guard.)
+     */
     @Idempotent(name = MISUSED)
-    @Transactional
     public String misused(@IdempotencyKey String orderId) {
         rows.insert(orderId);
         return "placed " + orderId;
