@@ -18,6 +18,24 @@ public class Charges {
     volatile CountDownLatch running = new CountDownLatch(0);
     volatile CountDownLatch release = new CountDownLatch(0);
 
+    /** An order reference declared as an interface: the key carries the value's class. */
+    public interface OrderRef {
+        /** The order's id. */
+        String id();
+    }
+
+    /** The one implementation of {@link OrderRef}. */
+    public record Ref(String id) implements OrderRef {}
+
+    /** The operation keyed by an {@link OrderRef}. */
+    public static final String BY_REF = "ops.charge-by-ref";
+
+    /** Charges {@code amount} once per order reference. */
+    @Idempotent(name = BY_REF, required = true)
+    public String chargeByRef(@IdempotencyKey OrderRef ref, int amount) {
+        return ref.id() + ":" + amount;
+    }
+
     /** Charges {@code amount} once per id. */
     @Idempotent(name = OPERATION, required = true)
     public String charge(@IdempotencyKey String id, int amount) throws InterruptedException {

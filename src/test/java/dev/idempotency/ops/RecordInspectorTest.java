@@ -34,6 +34,28 @@ class RecordInspectorTest {
     private static final MBeanServer JMX = ManagementFactory.getPlatformMBeanServer();
 
     @Test
+    void aKeyDeclaredAsAnInterfaceIsAddressedThroughItsMethod() throws Exception {
+        try (WeldContainer c = OpsWeld.weld(Map.of(), Charges.class).initialize()) {
+            RecordInspector inspector = c.select(RecordInspector.class).get();
+            Charges charges = c.select(Charges.class).get();
+            Charges.Ref ref = new Charges.Ref("ref-" + System.nanoTime());
+            charges.chargeByRef(ref, 5);
+            java.lang.reflect.Method method = Charges.class.getMethod("chargeByRef", Charges.OrderRef.class, int.class);
+
+            assertThat(inspector.find(Charges.BY_REF, "", RecordInspector.methodKey(method, ref, 5)))
+                    .as("the record, addressed through the method's declared key type")
+                    .map(RecordView::status)
+                    .contains(RecordStatus.COMPLETED);
+            assertThat(inspector.find(Charges.BY_REF, "", RecordInspector.methodKey(ref)))
+                    .as("addressed by the value alone, whose class the call's key text names")
+                    .isEmpty();
+            assertThatThrownBy(() -> RecordInspector.methodKey(method, null, 5))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is null or blank");
+        }
+    }
+
+    @Test
     void findsARecordWithoutItsOutcomeOrKeyAndRepairsOnlyWhatItShould() throws Exception {
         List<String> log = new ArrayList<>();
         Handler capture = new Handler() {

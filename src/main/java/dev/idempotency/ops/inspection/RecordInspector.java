@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.lang.System.Logger.Level;
+import java.lang.reflect.Method;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -56,6 +57,33 @@ public class RecordInspector {
      */
     public static String methodKey(Object... keyValues) {
         return KeyReader.text(keyValues);
+    }
+
+    /**
+     * The key text of a call of {@code method} with these arguments, exactly as the interceptor reads
+     * it: each {@code @IdempotencyKey} value with its parameter's declared type, so a value whose class
+     * is not the declared one (an interface-typed parameter) is addressed as the call addressed it,
+     * which {@link #methodKey(Object...)} cannot know.
+     *
+     * @param method the guarded method (as declared on the bean class or its interface)
+     * @param arguments all of the call's arguments, in parameter order
+     * @throws IllegalArgumentException the method declares no key value, or one of them is missing
+     */
+    public static String methodKey(Method method, Object... arguments) {
+        KeyReader reader = KeyReader.of(method);
+        if (!reader.hasKeys()) {
+            throw new IllegalArgumentException(method + " declares no @IdempotencyKey: its key is its arguments'"
+                    + " fingerprint, which the inspection API does not address");
+        }
+        if (arguments.length != method.getParameterCount()) {
+            throw new IllegalArgumentException(
+                    method + " takes " + method.getParameterCount() + " arguments, not " + arguments.length);
+        }
+        String text = reader.read(arguments);
+        if (text == null) {
+            throw new IllegalArgumentException(reader.describeMissing(arguments));
+        }
+        return text;
     }
 
     /**
