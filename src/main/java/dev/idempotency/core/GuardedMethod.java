@@ -291,7 +291,7 @@ public final class GuardedMethod {
             // @Timeout) and may yet succeed: the outcome is unknown, so neither store nor release.
             LOG.log(
                     Level.DEBUG,
-                    "{0}: timed out ({1}); its work may still run, so the key stays claimed until its lease ends",
+                    "{0}: timed out ({1}); its work may still run, so the key stays claimed for the retention",
                     owned.key(),
                     unwrap(t).getClass().getName());
             engine.hold(owned);

@@ -369,11 +369,37 @@ public final class IdempotencyEngine {
     }
 
     /**
-     * Neither stores nor releases an owned call, and stops renewing its claim: its outcome is unknown (it
-     * timed out while its work may still run), so the claim stays until its lease ends.
+     * Neither stores nor releases an owned call whose outcome is unknown (it timed out while its work
+     * may still run, and its end cannot be seen): its claim is extended to the operation's retention
+     * ({@code ttl}) and no longer renewed, so that no retry runs the work again while a retry could still
+     * come; a retry gets what a duplicate of a running call gets. An operator who knows the outcome
+     * releases the key ({@code RecordInspector}). A claim in the caller's transaction ends with that
+     * transaction instead. Never throws: if the store fails, the claim frees itself when its lease ends.
      */
     public void hold(Admission.Owned claim) {
         keepAlive.untrack(claim);
+        String operation = claim.policy().name();
+        IdempotencyStore store = store(operation);
+        if (store.joinsCallerTransaction(operation)) {
+            return;
+        }
+        long started = started();
+        try {
+            boolean held = store.renew(
+                    claim.key().storeKey(), claim.owner(), claim.policy().ttl());
+            finished(StorePrimitive.RENEW, started, false);
+            if (!held) {
+                LOG.log(Level.DEBUG, "{0}: the timed-out call's claim was no longer its own", claim.key());
+            }
+        } catch (RuntimeException e) {
+            finished(StorePrimitive.RENEW, started, true);
+            LOG.log(
+                    Level.WARNING,
+                    claim.key() + ": the claim of a call that timed out while its work may still run could not be"
+                            + " held for its retention (" + claim.policy().ttl() + "), so it frees itself when its"
+                            + " lease ends (" + claim.policy().lease() + ") and a retry after that runs the work"
+                            + " again. Check the store. Cause: " + e);
+        }
     }
 
     /**

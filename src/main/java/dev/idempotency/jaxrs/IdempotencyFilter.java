@@ -177,7 +177,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             // and resume too late to be seen, so its outcome is unknown. Releasing would run it again.
             LOG.log(
                     Level.DEBUG,
-                    "{0}: suspended response answered 503 (a timeout); the key stays claimed until its lease ends",
+                    "{0}: suspended response answered 503 (a timeout); the key stays claimed for the retention",
                     pending.claim().key());
             pending.hold();
         } else if (http.releases(status)) {

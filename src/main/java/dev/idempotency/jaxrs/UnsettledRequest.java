@@ -124,7 +124,7 @@ final class UnsettledRequest {
 
     /**
      * Neither stores nor releases, unless already settled: the outcome is unknown (the request timed
-     * out while its work may still run), so the claim stays until its lease ends.
+     * out while its work may still run), so the claim is held for the retention ({@code IdempotencyEngine.hold}).
      */
     void hold() {
         if (settled.compareAndSet(false, true)) {

@@ -135,11 +135,14 @@ class KeepAliveTest {
         engine.hold(held);
         assertThat(keepAlive.tracked()).isZero();
 
-        // A held claim (a timeout: its work may still run) is not renewed: it ends with its lease.
+        // A held claim (a timeout: its work may still run) is not renewed, but held for the retention.
+        assertThat(store.read(heldKey.storeKey()).orElseThrow().expiresAt())
+                .as("the held claim's end")
+                .isAfter(java.time.Instant.now().plus(policy.ttl()).minusSeconds(60));
         Thread.sleep(LEASE.toMillis() + 200);
-        assertThat(engine.begin(policy, heldKey, "fp"))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> engine.begin(policy, heldKey, "fp"))
                 .as("a duplicate after the held claim's lease")
-                .isInstanceOf(Admission.Owned.class);
+                .isInstanceOf(IdempotencyInProgressException.class);
     }
 
     @Test

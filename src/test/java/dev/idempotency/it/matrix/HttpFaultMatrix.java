@@ -1,5 +1,6 @@
 package dev.idempotency.it.matrix;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.it.Deployments;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -307,6 +309,44 @@ abstract class HttpFaultMatrix {
         c.check(
                 "one row and one execution, were " + rows + "/" + effects.executions(id),
                 rows == 1 && effects.executions(id) == 1);
+    }
+
+    /**
+     * A suspended response that times out (503) while its work runs on: its outcome is unknown to the
+     * guard, so the key stays claimed past the work's end and past the lease, and the work's effect is
+     * written once for the key.
+     */
+    @Test
+    void aSuspendedResponseThatTimesOutRunsItsWorkOnceForItsKey() throws Exception {
+        String id = "times-out-" + UUID.randomUUID();
+        String key = UUID.randomUUID().toString();
+        HttpResponse<String> first = postTo("charges/suspended-times-out", id, key);
+        assertEquals(503, first.statusCode(), () -> "the timeout's answer: " + abbreviate(first.body()));
+        HttpResponse<String> running = postTo("charges/suspended-times-out", id, key);
+        assertEquals(409, running.statusCode(), () -> "a retry while the work runs: " + abbreviate(running.body()));
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (rows(id) < 1 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(1, rows(id), "the work's effect row within 30 s");
+        Thread.sleep(4_000); // two leases of the operation past the work's end
+        HttpResponse<String> later = postTo("charges/suspended-times-out", id, key);
+        assertEquals(
+                409, later.statusCode(), () -> "a retry two leases after the work ended: " + abbreviate(later.body()));
+        assertEquals(1, rows(id), "effect rows of the key");
+        assertEquals(1, effects.executions(id), "executions of the key");
+    }
+
+    private HttpResponse<String> postTo(String path, String id, String key) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(
+                        Deployments.loopback(deployed).resolve("api/" + path))
+                .header("Content-Type", "text/plain")
+                .header("Idempotency-Key", key)
+                .timeout(Duration.ofMinutes(1))
+                .POST(HttpRequest.BodyPublishers.ofString(id))
+                .build();
+        return client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /** Collects a case's failed checks, each naming the entry and the ending. */

@@ -122,4 +122,23 @@ public class ChargesResource {
             }
         });
     }
+
+    /** How long {@link #suspendedTimesOut}'s work runs: three times the response's timeout. */
+    public static final long TIMED_OUT_WORK_MILLIS = 3000;
+
+    /**
+     * A suspended AsyncResponse that times out after 1 s (JAX-RS answers 503) while its work goes on:
+     * the effect row is written {@link #TIMED_OUT_WORK_MILLIS} after the call, and the late resume is
+     * lost. Its lease (2 s) is shorter than the work.
+     */
+    @POST
+    @Path("suspended-times-out")
+    @Idempotent(name = "matrix.suspended-times-out", lease = "PT2S")
+    public void suspendedTimesOut(String id, @Suspended AsyncResponse response) {
+        response.setTimeout(1, java.util.concurrent.TimeUnit.SECONDS);
+        executor.execute(() -> {
+            Outcome.pause(TIMED_OUT_WORK_MILLIS);
+            response.resume(work.charge(id, Outcome.OK));
+        });
+    }
 }
