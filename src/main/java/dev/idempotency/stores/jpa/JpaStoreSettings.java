@@ -75,10 +75,6 @@ public final class JpaStoreSettings {
                 .filter(v -> !v.isBlank())
                 .map(v -> ConfigLookup.duration(CLAIM_GRACE, v))
                 .orElse(DEFAULT_CLAIM_GRACE);
-        if (claimGrace.isNegative()) {
-            throw new IdempotencyConfigurationException(
-                    "Config key '" + CLAIM_GRACE + "' is " + claimGrace + "; set zero or a positive duration.");
-        }
         this.settlePatience = settings.get(SETTLE_PATIENCE)
                 .filter(v -> !v.isBlank())
                 .map(v -> ConfigLookup.duration(SETTLE_PATIENCE, v))

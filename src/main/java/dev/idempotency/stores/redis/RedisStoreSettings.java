@@ -139,7 +139,7 @@ public final class RedisStoreSettings {
         this.timeout = duration(settings, TIMEOUT, DEFAULT_TIMEOUT);
         this.poolSize = integer(settings, POOL_SIZE, DEFAULT_POOL_SIZE, 1);
         this.keyPrefix = settings.get(KEY_PREFIX).orElse(DEFAULT_KEY_PREFIX);
-        this.claimGrace = text(settings, CLAIM_GRACE).map(v -> parseGrace(v)).orElse(DEFAULT_CLAIM_GRACE);
+        this.claimGrace = duration(settings, CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
         this.waitReplicas = integer(settings, WAIT_REPLICAS, 0, 0);
         this.waitTimeout = duration(settings, WAIT_TIMEOUT, DEFAULT_WAIT_TIMEOUT);
         this.settlePatience = duration(settings, SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE);
@@ -310,13 +310,6 @@ public final class RedisStoreSettings {
 
     private static Duration duration(ConfigLookup settings, String key, Duration dflt) {
         return text(settings, key).map(v -> ConfigLookup.duration(key, v)).orElse(dflt);
-    }
-
-    private static Duration parseGrace(String v) {
-        if ("PT0S".equalsIgnoreCase(v) || "0".equals(v)) {
-            return Duration.ZERO;
-        }
-        return ConfigLookup.duration(CLAIM_GRACE, v);
     }
 
     private static int integer(ConfigLookup settings, String key, int dflt, int min) {

@@ -47,7 +47,7 @@ class RedisStoreSettingsTest {
                 Map.entry(RedisStoreSettings.TIMEOUT, "PT3S"),
                 Map.entry(RedisStoreSettings.POOL_SIZE, "40"),
                 Map.entry(RedisStoreSettings.KEY_PREFIX, "shop:"),
-                Map.entry(RedisStoreSettings.CLAIM_GRACE, "PT0S"),
+                Map.entry(RedisStoreSettings.CLAIM_GRACE, "PT5M"),
                 Map.entry(RedisStoreSettings.WAIT_REPLICAS, "2"),
                 Map.entry(RedisStoreSettings.WAIT_TIMEOUT, "PT0.2S")));
         assertThat(s.tls()).as("rediss:// means TLS").isTrue();
@@ -59,7 +59,7 @@ class RedisStoreSettingsTest {
         assertThat(s.timeout()).isEqualTo(Duration.ofSeconds(3));
         assertThat(s.poolSize()).isEqualTo(40);
         assertThat(s.keyPrefix()).isEqualTo("shop:");
-        assertThat(s.claimGrace()).isZero();
+        assertThat(s.claimGrace()).isEqualTo(Duration.ofMinutes(5));
         assertThat(s.waitReplicas()).isEqualTo(2);
         assertThat(s.waitTimeout()).isEqualTo(Duration.ofMillis(200));
         assertThat(of(Map.of(RedisStoreSettings.TLS, "true")).tls()).isTrue();
@@ -91,7 +91,7 @@ class RedisStoreSettingsTest {
                 Map.entry(RedisStoreSettings.TIMEOUT, Map.of(RedisStoreSettings.TIMEOUT, "2s")),
                 Map.entry(RedisStoreSettings.CONNECT_TIMEOUT, Map.of(RedisStoreSettings.CONNECT_TIMEOUT, "PT0S")),
                 Map.entry(RedisStoreSettings.WAIT_TIMEOUT, Map.of(RedisStoreSettings.WAIT_TIMEOUT, "1000")),
-                Map.entry(RedisStoreSettings.CLAIM_GRACE, Map.of(RedisStoreSettings.CLAIM_GRACE, "-PT1S")),
+                Map.entry(RedisStoreSettings.CLAIM_GRACE, Map.of(RedisStoreSettings.CLAIM_GRACE, "PT0S")),
                 Map.entry(RedisStoreSettings.TLS, Map.of(RedisStoreSettings.TLS, "yes")),
                 Map.entry(RedisStoreSettings.CLUSTER_NODES, Map.of(RedisStoreSettings.CLUSTER_NODES, "10.0.0.1")),
                 Map.entry(RedisStoreSettings.SENTINEL_NODES, Map.of(RedisStoreSettings.SENTINEL_MASTER, "orders")));
