@@ -20,9 +20,7 @@ import java.util.function.LongSupplier;
  * beacon's transit). A command carries one instant, used both to decide what has expired and to set
  * new expiries; the median is right for both as long as a majority of the members keep time: a
  * member whose clock runs hours ahead takes over no running claim and purges nothing early, and a
- * member whose clock runs behind writes no expiry that comes early. Within {@link #TOLERATED_SKEW} a
- * member keeps its own clock, and only beacons that arrive live count ({@link #CONSISTENT_WITHIN}). A
- * member further than that off the median is reported.
+ * member whose clock runs behind writes no expiry that comes early. A skewed member is reported.
  *
  * <p>Until it has heard from every other visible member, a member is <em>unverified</em>: it does not
  * purge, and a claim waits briefly for the beacons (see {@link InfinispanClusterStore}).
@@ -32,31 +30,14 @@ final class ClusterClock {
     /** How often each member commits its clock reading. */
     static final Duration BEACON_INTERVAL = Duration.ofSeconds(15);
 
+    /** A member whose clock differs from this one's by more than this is reported (WARN). */
+    static final Duration REPORTED_SKEW = Duration.ofMinutes(1);
+
     private static final System.Logger LOG = System.getLogger(ClusterClock.class.getName());
     private static final long REPORT_INTERVAL_NANOS = Duration.ofMinutes(10).toNanos();
 
-    /**
-     * How far a node's clock may be from the median before the median replaces it, and the node is
-     * reported (WARN). Below it, the node's own clock decides, as on every store (a renewed claim keeps
-     * two thirds of its lease ahead of it: 40 s of the default minute). The estimates of the others'
-     * clocks lag by the time their beacons took to be applied (seconds on a loaded follower), which must
-     * not move an honest node's expiries.
-     */
-    static final Duration TOLERATED_SKEW = Duration.ofSeconds(30);
-
-    /**
-     * How closely two successive beacons of a member must agree with the time between their
-     * applications here for its readings to be trusted: beacons replayed from a log (a restart, a
-     * member catching up) are applied long after they were sent, in a burst, and tell nothing of the
-     * member's clock now.
-     */
-    static final Duration CONSISTENT_WITHIN = Duration.ofSeconds(2);
-
-    /**
-     * A member's latest beacon: its reading, this member's monotonic time when it was applied, and
-     * whether it agrees with the one before (see {@link #CONSISTENT_WITHIN}).
-     */
-    private record Reading(long stampMillis, long appliedNanos, boolean trusted) {}
+    /** A member's latest beacon: its reading, and this member's monotonic time when it was applied. */
+    private record Reading(long stampMillis, long appliedNanos) {}
 
     private final Clock clock;
     private final String self;
@@ -85,22 +66,14 @@ final class ClusterClock {
         if (member.equals(self)) {
             return;
         }
-        long at = nanos.getAsLong();
-        long millis = stamp.toEpochMilli();
-        Reading before = readings.get(member);
-        boolean trusted = before != null
-                && millis > before.stampMillis()
-                && Math.abs((millis - before.stampMillis()) - (at - before.appliedNanos()) / 1_000_000)
-                        <= CONSISTENT_WITHIN.toMillis();
-        readings.put(member, new Reading(millis, at, trusted));
+        readings.put(member, new Reading(stamp.toEpochMilli(), nanos.getAsLong()));
     }
 
     /**
-     * The time for every expiry this member decides or writes: its own clock, unless that is more than
-     * {@link #TOLERATED_SKEW} from the median of the visible members' clocks (its own, and each other's
-     * as its latest trusted beacon tells it; the lower of the two middle ones for an even count): then
-     * the median. With a majority of members on synchronized clocks, that is a true clock whichever one
-     * member runs ahead or behind.
+     * The time for every expiry this member decides or writes: the median of the visible members'
+     * clocks (its own, and each other's as its latest beacon tells it; the lower of the two middle
+     * ones for an even count). With a majority of members on synchronized clocks, that is a true
+     * clock whichever one member runs ahead or behind.
      *
      * @param visible the RAFT ids of the members this one currently sees
      */
@@ -112,8 +85,8 @@ final class ClusterClock {
         clocks.add(own);
         names.add(self);
         for (Map.Entry<String, Reading> e : readings.entrySet()) {
-            Reading r = e.getValue();
-            if (r.trusted() && visible.contains(e.getKey())) { // a member that left decides nothing any more
+            if (visible.contains(e.getKey())) { // a member that left decides nothing any more
+                Reading r = e.getValue();
                 clocks.add(r.stampMillis() + (at - r.appliedNanos()) / 1_000_000);
                 names.add(e.getKey());
             }
@@ -127,14 +100,13 @@ final class ClusterClock {
         for (int i = 0; i < clocks.size(); i++) {
             report(names.get(i), clocks.get(i) - median, at);
         }
-        return Instant.ofEpochMilli(Math.abs(own - median) <= TOLERATED_SKEW.toMillis() ? own : median);
+        return Instant.ofEpochMilli(median);
     }
 
-    /** Whether this member holds a trusted reading of every other member in {@code visible}. */
+    /** Whether this member has heard the clock of every other member in {@code visible}. */
     boolean verified(Set<String> visible) {
         for (String member : visible) {
-            Reading r = readings.get(member);
-            if (!member.equals(self) && (r == null || !r.trusted())) {
+            if (!member.equals(self) && !readings.containsKey(member)) {
                 return false;
             }
         }
@@ -142,7 +114,7 @@ final class ClusterClock {
     }
 
     private void report(String member, long aheadMillis, long at) {
-        if (Math.abs(aheadMillis) <= TOLERATED_SKEW.toMillis()) {
+        if (Math.abs(aheadMillis) <= REPORTED_SKEW.toMillis()) {
             return;
         }
         Long last = reportedNanos.get(member);
