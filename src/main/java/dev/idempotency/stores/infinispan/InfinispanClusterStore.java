@@ -14,17 +14,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -75,8 +70,6 @@ import org.jgroups.util.Util;
  *       is decided by the leader.
  *   <li>{@link #read} asks the leader (a read-only RAFT request), so it sees every write that returned
  *       before it, on any member.
- *   <li>Every instant a command carries is the median of the visible members' clocks ({@link
- *       ClusterClock}), so one member's skewed clock expires nothing early.
  * </ol>
  *
  * <p>Each member keeps its log in {@code state-dir}; a member that restarts reads it back, and then
@@ -96,12 +89,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
 
     /** Log size at which a member writes a snapshot of its records and truncates its log. */
     static final long MAX_LOG_BYTES = 64L * 1024 * 1024;
-
-    /** How long after it started a member's claims wait for the other members' clock readings. */
-    static final Duration CLOCK_CHECK_PATIENCE = Duration.ofSeconds(5);
-
-    /** How often the beacon thread checks whether a beacon is due. */
-    private static final long BEACON_CHECK_MILLIS = 500;
 
     /**
      * What a cluster store needs besides its cache manager.
@@ -130,28 +117,14 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
 
     private final EmbeddedCacheManager manager;
     private final Options options;
-    private final ClusterClock clocks;
+    private final Clock clock;
     private final Runnable onClose;
-    private final RecordSet records;
+    private final RecordSet records = new RecordSet();
     private final ForkChannel channel;
     private final RaftHandle raft;
 
     /** Requests sent to the leader, by operation ("claim", "complete", "read", ...). */
     private final Map<String, LongAdder> sent = new ConcurrentHashMap<>();
-
-    /** Sends this member's clock beacons ({@link ClusterClock}). */
-    private final ScheduledExecutorService beacons;
-
-    /** When this member last committed a beacon (monotonic nanos), or 0. */
-    private volatile long beaconSentNanos;
-
-    /** Until when a claim of an unverified member waits for the other members' beacons (monotonic). */
-    private final long verifyDeadlineNanos;
-
-    /** The view last seen, and the RAFT ids of its members that belong to this RAFT group. */
-    private volatile VisibleMembers visible = new VisibleMembers(null, Set.of());
-
-    private record VisibleMembers(View view, Set<String> raftIds) {}
 
     /** Looked up on first use by an operation in the joined mode. */
     private volatile TransactionSynchronizationRegistry registry;
@@ -171,10 +144,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     public InfinispanClusterStore(EmbeddedCacheManager manager, Options options, Clock clock, Runnable onClose) {
         this.manager = manager;
         this.options = options;
-        this.clocks = new ClusterClock(clock, options.raftId(), System::nanoTime);
-        this.records = new RecordSet(this::beaconApplied);
+        this.clock = clock;
         this.onClose = onClose;
-        this.verifyDeadlineNanos = System.nanoTime() + CLOCK_CHECK_PATIENCE.toNanos();
         Transport transport = GlobalComponentRegistry.componentOf(manager, Transport.class);
         if (!(transport instanceof JGroupsTransport jgroups)) {
             throw new IllegalStateException("the Infinispan cache manager has no JGroups transport: " + transport);
@@ -212,121 +183,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                     "could not join the RAFT group '" + stack + "' as '" + options.raftId() + "' with its log in "
                             + options.stateDir() + ": " + e,
                     e);
-        }
-        beacons = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "idempotency-raft-clock-" + options.raftId());
-            t.setDaemon(true);
-            return t;
-        });
-        beacons.scheduleWithFixedDelay(this::beaconIfDue, 0, BEACON_CHECK_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    // ---------------------------------------------------------------- the cluster's clock
-
-    /**
-     * The time for every expiry this member decides or writes: its clock, never ahead of another
-     * visible member's ({@link ClusterClock}).
-     */
-    private Instant now() {
-        return clocks.now(visibleRaftIds());
-    }
-
-    /** The RAFT ids of the members of this group in this member's current view, itself included. */
-    private Set<String> visibleRaftIds() {
-        View v = channel.getView();
-        VisibleMembers seen = visible;
-        if (v == seen.view()) {
-            return seen.raftIds();
-        }
-        Set<String> ids = new HashSet<>();
-        if (v != null) {
-            for (Address a : v.getMembers()) {
-                String id = raftId(a);
-                if (id != null && options.members().contains(id)) {
-                    ids.add(id);
-                }
-            }
-        }
-        ids.add(options.raftId());
-        Set<String> fixed = Set.copyOf(ids);
-        visible = new VisibleMembers(v, fixed);
-        return fixed;
-    }
-
-    private static String raftId(Address a) {
-        if (a instanceof ExtendedUUID u && u.get(RAFT.raft_id_key) != null) {
-            return Util.bytesToString(u.get(RAFT.raft_id_key));
-        }
-        return null;
-    }
-
-    /** Whether this member has heard the clock of every other visible member. */
-    boolean clockVerified() {
-        return clocks.verified(visibleRaftIds());
-    }
-
-    /** Told by the state machine of each beacon applied here. */
-    private void beaconApplied(String member, Instant stamp, boolean hello) {
-        clocks.observed(member, stamp);
-        ScheduledExecutorService sender = beacons; // null while the channel connects (a log replay)
-        if (hello && sender != null && !member.equals(options.raftId())) {
-            // A member that joined asks for the others' readings: answer from the beacon thread (not from
-            // inside RAFT), at most once a second whatever the number of hellos (a log replay).
-            long last = beaconSentNanos;
-            if (last == 0 || System.nanoTime() - last > TimeUnit.SECONDS.toNanos(1)) {
-                try {
-                    sender.execute(() -> sendBeacon(false));
-                } catch (RejectedExecutionException closed) {
-                    // this store is closing
-                }
-            }
-        }
-    }
-
-    /** Commits a beacon when one is due: every {@link ClusterClock#BEACON_INTERVAL}, and often while unverified. */
-    private void beaconIfDue() {
-        boolean verified = clockVerified();
-        long now = System.nanoTime();
-        long last = beaconSentNanos;
-        // Unverified: a hello every second while claims wait for it, then at the usual pace (a member of an
-        // earlier version sends no beacons and never answers).
-        long interval = !verified && now - verifyDeadlineNanos < 0
-                ? TimeUnit.SECONDS.toNanos(1)
-                : ClusterClock.BEACON_INTERVAL.toNanos();
-        if (last == 0 || now - last >= interval) {
-            sendBeacon(!verified);
-        }
-    }
-
-    private void sendBeacon(boolean hello) {
-        if (!hasLeader()) {
-            return;
-        }
-        byte[] beacon = RecordSet.beacon(options.raftId(), clocks.local(), hello);
-        try {
-            raft.setAsync(beacon, 0, beacon.length, null)
-                    .get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            beaconSentNanos = System.nanoTime();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            LOG.log(System.Logger.Level.DEBUG, "RAFT clock beacon not committed: {0}", e.toString());
-        }
-    }
-
-    /**
-     * Waits, at most until {@link #CLOCK_CHECK_PATIENCE} after this member started, for the clock
-     * readings of the other visible members, so that a member that just joined with a skewed clock
-     * does not decide a takeover on that clock.
-     */
-    private void awaitClockCheck() {
-        while (System.nanoTime() - verifyDeadlineNanos < 0 && !clockVerified()) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
         }
     }
 
@@ -369,8 +225,10 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     /** The RAFT id of the leader this member follows, or {@code null} while it knows none. */
     public String leader() {
         Address a = raft.leader();
-        String id = a == null ? null : raftId(a);
-        return id != null || a == null ? id : a.toString();
+        if (a instanceof ExtendedUUID u && u.get(RAFT.raft_id_key) != null) {
+            return Util.bytesToString(u.get(RAFT.raft_id_key));
+        }
+        return a == null ? null : a.toString();
     }
 
     /** How many records this member holds, live or not (every member holds all of them). */
@@ -400,8 +258,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         if (operation != null && options.joined().test(operation)) {
             requireTransaction(operation); // before the call runs: its outcome could not be prepared
         }
-        awaitClockCheck();
-        Instant now = now();
+        Instant now = clock.instant();
         IdempotencyRecord mine = records.local(key);
         if (mine != null && mine.status() == RecordStatus.COMPLETED && RecordLifecycle.isLive(mine, now)) {
             return ClaimResult.existing(mine); // final until it expires: a stale copy cannot be wrong
@@ -420,7 +277,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     @Override
     public Optional<IdempotencyRecord> read(String key) {
         IdempotencyRecord r = readFromLeader(key);
-        return RecordLifecycle.isLive(r, now()) ? Optional.of(r) : Optional.empty();
+        return RecordLifecycle.isLive(r, clock.instant()) ? Optional.of(r) : Optional.empty();
     }
 
     /**
@@ -446,7 +303,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 "complete",
                 key,
                 retry -> RecordSet.booleanResult(
-                        send("complete", key, RecordSet.complete(key, owner, outcome, now(), ttl, retry))));
+                        send("complete", key, RecordSet.complete(key, owner, outcome, clock.instant(), ttl, retry))));
     }
 
     private boolean completeJoined(String operation, String key, String owner, byte[] outcome, Duration ttl) {
@@ -464,8 +321,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         });
         boolean prepared = false;
         try {
-            prepared =
-                    RecordSet.booleanResult(send("prepare", key, RecordSet.prepare(key, owner, outcome, now(), ttl)));
+            prepared = RecordSet.booleanResult(
+                    send("prepare", key, RecordSet.prepare(key, owner, outcome, clock.instant(), ttl)));
             return prepared;
         } finally {
             if (!prepared) {
@@ -497,8 +354,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 boolean stored = persistently(
                         "commit",
                         key,
-                        retry -> RecordSet.booleanResult(
-                                send("commit", key, RecordSet.commitPrepared(key, owner, now(), ttl, retry))));
+                        retry -> RecordSet.booleanResult(send(
+                                "commit", key, RecordSet.commitPrepared(key, owner, clock.instant(), ttl, retry))));
                 if (!stored) {
                     LOG.log(
                             System.Logger.Level.DEBUG,
@@ -558,7 +415,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     /** One RAFT command, not retried: the engine renews again a third of a lease later. */
     @Override
     public boolean renew(String key, String owner, Duration lease) {
-        return RecordSet.booleanResult(send("renew", key, RecordSet.renew(key, owner, now(), lease)));
+        return RecordSet.booleanResult(send("renew", key, RecordSet.renew(key, owner, clock.instant(), lease)));
     }
 
     @Override
@@ -572,14 +429,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
      */
     @Override
     public int purgeExpired(int max) {
-        Instant now = now();
+        Instant now = clock.instant();
         if (max <= 0 || !records.hasDead(now, options.claimGrace())) {
-            return 0;
-        }
-        if (!clockVerified()) {
-            // A member whose clock is unchecked could purge on a clock that runs ahead: wait for the
-            // other members' beacons (the next purge tries again).
-            LOG.log(System.Logger.Level.DEBUG, "Infinispan cluster: purge deferred until the clocks are checked");
             return 0;
         }
         return RecordSet.intResult(send("purge", null, RecordSet.purge(now, options.claimGrace(), max)));
@@ -588,7 +439,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     /** Leaves the RAFT group; stops the cache manager if this store started it. */
     @Override
     public void close() {
-        beacons.shutdownNow();
         try {
             channel.disconnect();
             channel.close();

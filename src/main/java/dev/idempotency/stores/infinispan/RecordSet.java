@@ -57,18 +57,6 @@ final class RecordSet implements StateMachine {
     /** Version of the snapshot format, first byte of every snapshot. */
     private static final byte SNAPSHOT_V1 = 1;
 
-    /** Told of each clock beacon as it is applied (see {@link #beacon}); not part of the state. */
-    interface Beacons {
-        /**
-         * @param member the RAFT id of the member that sent it
-         * @param stamp its clock reading when it sent it
-         * @param hello whether it asks the others for their readings (it just joined)
-         */
-        void applied(String member, Instant stamp, boolean hello);
-    }
-
-    private final Beacons beacons;
-
     private final Map<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
 
     /**
@@ -76,16 +64,6 @@ final class RecordSet implements StateMachine {
      * owner's IN_PROGRESS record, and goes when that record is replaced or removed.
      */
     private final Map<String, byte[]> prepared = new ConcurrentHashMap<>();
-
-    /** A record set that ignores beacons. */
-    RecordSet() {
-        this((member, stamp, hello) -> {});
-    }
-
-    /** @param beacons told of each beacon applied here */
-    RecordSet(Beacons beacons) {
-        this.beacons = beacons;
-    }
 
     /** This member's copy of a key's record (live or not), without asking the cluster. */
     IdempotencyRecord local(String key) {
@@ -208,18 +186,6 @@ final class RecordSet implements StateMachine {
         return command(NOOP, out -> {});
     }
 
-    /**
-     * A no-op that carries a member's clock reading ({@link ClusterClock}): it changes no record. A
-     * member of an earlier version applies it as the plain no-op it starts with.
-     */
-    static byte[] beacon(String member, Instant now, boolean hello) {
-        return command(NOOP, out -> {
-            RecordCodec.writeString(out, member);
-            RecordCodec.writeInstant(out, now);
-            out.writeBoolean(hello);
-        });
-    }
-
     /** Read-only: the key's record, live or not, or none. */
     static byte[] read(String key) {
         return command(READ, out -> RecordCodec.writeString(out, key));
@@ -272,11 +238,7 @@ final class RecordSet implements StateMachine {
             case PURGE -> applyPurge(in, out);
             case PREPARE -> applyPrepare(in, out);
             case COMMIT_PREPARED -> applyCommitPrepared(in, out);
-            case NOOP -> {
-                if (in.available() > 0) {
-                    beacons.applied(RecordCodec.readString(in), RecordCodec.readInstant(in), in.readBoolean());
-                }
-            }
+            case NOOP -> {}
             case RENEW -> applyRenew(in, out);
             case READ -> RecordCodec.writeOptionalRecord(out, records.get(RecordCodec.readString(in)));
             default -> throw new IOException("unknown idempotency record command " + op);

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -56,15 +55,6 @@ public final class ClusterNodes {
 
     /** {@link #start(int)} with more placeholder values (system properties, in a server). */
     public InfinispanClusterStore start(int port, Properties placeholders) {
-        return start(port, placeholders, Clock.systemUTC());
-    }
-
-    /** {@link #start(int)} on a member whose clock is {@code clock}. */
-    public InfinispanClusterStore start(int port, Clock clock) {
-        return start(port, new Properties(), clock);
-    }
-
-    private InfinispanClusterStore start(int port, Properties placeholders, Clock clock) {
         Properties p = new Properties();
         p.putAll(placeholders);
         p.setProperty(InfinispanStores.BIND_PORT, String.valueOf(port));
@@ -77,7 +67,7 @@ public final class ClusterNodes {
         settings.putIfAbsent(InfinispanStores.CLAIM_GRACE, "PT30S");
         settings.put(InfinispanStores.STATE_DIR, stateDir.toString());
         return (InfinispanClusterStore)
-                InfinispanStores.start(ConfigLookup.of(settings), p, ClusterNodes.class.getClassLoader(), clock);
+                InfinispanStores.start(ConfigLookup.of(settings), p, ClusterNodes.class.getClassLoader());
     }
 
     /** Waits until every store sees a leader, at most {@code limit}; fails saying what each one saw. */

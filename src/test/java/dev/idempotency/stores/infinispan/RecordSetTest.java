@@ -41,20 +41,6 @@ class RecordSetTest {
     }
 
     @Test
-    void aClockBeaconChangesNoRecordAndIsReportedAPlainNoOpIsNot() throws Exception {
-        List<String> heard = new ArrayList<>();
-        RecordSet set = new RecordSet((member, stamp, hello) -> heard.add(member + "@" + stamp + " hello=" + hello));
-        apply(set, RecordSet.claim("k", "a", "fp", T0, LEASE));
-
-        apply(set, RecordSet.noop());
-        apply(set, RecordSet.beacon("m2", T0.plusSeconds(5), true));
-
-        assertThat(heard).containsExactly("m2@" + T0.plusSeconds(5) + " hello=true");
-        assertThat(set.size()).isEqualTo(1);
-        assertThat(set.local("k").status()).isEqualTo(RecordStatus.IN_PROGRESS);
-    }
-
-    @Test
     void theSecondClaimOfAKeySeesTheFirstAndATakeoverNeedsTheLeaseToHaveEnded() throws Exception {
         assertThat(claim("k", "a", T0).claimed()).isTrue();
         ClaimResult second = claim("k", "b", T0.plusSeconds(29));
