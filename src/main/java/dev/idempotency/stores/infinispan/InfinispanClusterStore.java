@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -89,6 +90,11 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
 
     /** Log size at which a member writes a snapshot of its records and truncates its log. */
     static final long MAX_LOG_BYTES = 64L * 1024 * 1024;
+
+    /** At most one WARNING per this period about claims that committed late; the others at DEBUG. */
+    private static final Duration LATE_WARNING_EVERY = Duration.ofMinutes(1);
+
+    private final AtomicLong lateWarnedAt = new AtomicLong(System.nanoTime() - LATE_WARNING_EVERY.toNanos() - 1);
 
     /**
      * What a cluster store needs besides its cache manager.
@@ -271,7 +277,53 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 return ClaimResult.existing(current);
             }
         }
-        return RecordSet.claimResult(send("claim", key, RecordSet.claim(key, owner, fingerprint, now, lease)));
+        ClaimResult result =
+                RecordSet.claimResult(send("claim", key, RecordSet.claim(key, owner, fingerprint, now, lease)));
+        if (result.claimed()) {
+            refuseIfLate(key, owner, lease, now, result.record().expiresAt());
+        }
+        return result;
+    }
+
+    /**
+     * A claim carries the instant it was sent, and its lease runs from there. A claim that commits
+     * late (a slow majority, a leader election, a restarting member's catch-up) can come back with
+     * little of its lease left, or none: a later claim, stamped after that end, would take the key over
+     * while this caller runs. So a claim that comes back with less than half its lease left is given
+     * back (fenced by its owner, so it never releases another's claim) and its caller does not run:
+     * 503, retry. Half the lease leaves the keep-alive, which renews every third of it, time to renew.
+     */
+    private void refuseIfLate(String key, String owner, Duration lease, Instant sent, Instant expiresAt) {
+        Instant now = clock.instant();
+        if (!Duration.between(now, expiresAt).minus(lease.dividedBy(2)).isNegative()) {
+            return;
+        }
+        try {
+            send("release", key, RecordSet.release(key, owner));
+        } catch (IdempotencyStoreUnavailableException e) {
+            // The claim holds the key until its lease ends; nothing runs under it.
+        }
+        long took = Duration.between(sent, now).toMillis();
+        long last = lateWarnedAt.get();
+        long nanos = System.nanoTime();
+        boolean warn = nanos - last > LATE_WARNING_EVERY.toNanos() && lateWarnedAt.compareAndSet(last, nanos);
+        LOG.log(
+                warn ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+                "Infinispan cluster claim of key {0} committed {1} ms after it was sent, with less than half of"
+                        + " its lease ({2} ms) left; it was given back and its call refused (503). The RAFT group"
+                        + " ''{3}'' commits too slowly for this lease: look at the members' load and network, or"
+                        + " lengthen the lease.",
+                hash(key),
+                took,
+                lease.toMillis(),
+                options.name());
+        throw new IdempotencyStoreUnavailableException(
+                null,
+                hash(key),
+                "The Infinispan idempotency cluster committed the claim " + took + " ms after it was sent, too"
+                        + " close to the end of its " + lease.toMillis() + " ms lease for the call to run before"
+                        + " another claim could take the key over. The call did not run; retry it.",
+                null);
     }
 
     @Override

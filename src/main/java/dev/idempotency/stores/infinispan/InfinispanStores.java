@@ -156,6 +156,11 @@ public final class InfinispanStores {
      * @param loader the class loader that finds the XML resource and the application's classes
      */
     public static IdempotencyStore start(ConfigLookup settings, Properties placeholders, ClassLoader loader) {
+        return start(settings, placeholders, loader, Clock.systemUTC());
+    }
+
+    /** {@link #start(ConfigLookup, Properties, ClassLoader)} on another clock (tests). */
+    static IdempotencyStore start(ConfigLookup settings, Properties placeholders, ClassLoader loader, Clock clock) {
         String config =
                 settings.get(CONFIG).map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
         EmbeddedCacheManager manager = startManager(config, placeholders, loader);
@@ -166,7 +171,7 @@ public final class InfinispanStores {
             }
         };
         try {
-            return on(manager, settings, config, stop);
+            return on(manager, settings, config, stop, clock);
         } catch (RuntimeException e) {
             stop.run();
             throw e;
@@ -180,11 +185,11 @@ public final class InfinispanStores {
      * raft-members}.
      */
     public static IdempotencyStore onManager(EmbeddedCacheManager manager, ConfigLookup settings) {
-        return on(manager, settings, null, null);
+        return on(manager, settings, null, null, Clock.systemUTC());
     }
 
     private static IdempotencyStore on(
-            EmbeddedCacheManager manager, ConfigLookup settings, String config, Runnable stop) {
+            EmbeddedCacheManager manager, ConfigLookup settings, String config, Runnable stop, Clock clock) {
         String name =
                 settings.get(CACHE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_CACHE);
         Duration grace = duration(settings, CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
@@ -210,7 +215,7 @@ public final class InfinispanStores {
                 throw new IdempotencyConfigurationException(
                         origin + " defines cache '" + name + "' as clustered," + " but has no transport.");
             }
-            return new InfinispanIdempotencyStore(cache, Clock.systemUTC(), grace, stop, joined);
+            return new InfinispanIdempotencyStore(cache, clock, grace, stop, joined);
         }
         if (transport.nodeName() == null || transport.raftMembers().isEmpty()) {
             throw new IdempotencyConfigurationException(origin + " is clustered, but its <transport> sets no"
@@ -233,7 +238,7 @@ public final class InfinispanStores {
                 grace,
                 joined,
                 JoinedMode.registryName(settings));
-        return new InfinispanClusterStore(manager, options, Clock.systemUTC(), stop);
+        return new InfinispanClusterStore(manager, options, clock, stop);
     }
 
     /**

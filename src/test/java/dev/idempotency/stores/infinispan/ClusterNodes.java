@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -55,6 +56,11 @@ public final class ClusterNodes {
 
     /** {@link #start(int)} with more placeholder values (system properties, in a server). */
     public InfinispanClusterStore start(int port, Properties placeholders) {
+        return start(port, placeholders, Clock.systemUTC());
+    }
+
+    /** {@link #start(int, Properties)} with the member's clock. */
+    public InfinispanClusterStore start(int port, Properties placeholders, Clock clock) {
         Properties p = new Properties();
         p.putAll(placeholders);
         p.setProperty(InfinispanStores.BIND_PORT, String.valueOf(port));
@@ -67,7 +73,7 @@ public final class ClusterNodes {
         settings.putIfAbsent(InfinispanStores.CLAIM_GRACE, "PT30S");
         settings.put(InfinispanStores.STATE_DIR, stateDir.toString());
         return (InfinispanClusterStore)
-                InfinispanStores.start(ConfigLookup.of(settings), p, ClusterNodes.class.getClassLoader());
+                InfinispanStores.start(ConfigLookup.of(settings), p, ClusterNodes.class.getClassLoader(), clock);
     }
 
     /** Waits until every store sees a leader, at most {@code limit}; fails saying what each one saw. */
