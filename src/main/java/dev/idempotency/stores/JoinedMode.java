@@ -3,6 +3,9 @@ package dev.idempotency.stores;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.spi.ConfigLookup;
+import java.util.Set;
+import java.util.TreeSet;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * What the stores that offer the joined transaction mode (JPA, Infinispan cluster) share: where the
@@ -52,5 +55,44 @@ public final class JoinedMode {
                 + " transactions, set '" + GlobalSettings.INTERCEPTOR_PRIORITY
                 + "' above 200 (e.g. 1000) so it runs inside @Transactional, call the method from inside a"
                 + " transaction, or use the separate mode for this operation.");
+    }
+
+    /**
+     * Refuses a per-operation mode key ({@code <modeKey>.<operation>}) that names no guarded operation:
+     * a misspelt operation name would apply to nothing, and the operation would silently keep the
+     * default mode.
+     *
+     * @param modeKey the store's mode key, e.g. {@code idempotency.jpa.transaction}
+     * @param operations the names of every guarded operation of the application
+     * @param configNames every config key name that is set
+     * @return the operations that a per-operation key names, sorted
+     */
+    public static Set<String> checkOperationKeys(String modeKey, Set<String> operations, Iterable<String> configNames) {
+        String prefix = modeKey + ".";
+        Set<String> named = new TreeSet<>();
+        for (String key : configNames) {
+            if (!key.startsWith(prefix)) {
+                continue;
+            }
+            String operation = key.substring(prefix.length());
+            if (!operations.contains(operation)) {
+                throw new IdempotencyConfigurationException("Config key '" + key + "' sets the transaction mode of"
+                        + " operation '" + operation + "', but no guarded operation of this application has that"
+                        + " name, so the key would apply to nothing. The operations are " + new TreeSet<>(operations)
+                        + ". Correct the name (in a .properties file an HTTP operation's space is escaped: '"
+                        + prefix + "POST\\ /orders'), or remove the key.");
+            }
+            named.add(operation);
+        }
+        return named;
+    }
+
+    /** Every config key name that is set, from MicroProfile Config; none where it is absent. */
+    public static Iterable<String> configNames() {
+        try {
+            return ConfigProvider.getConfig().getPropertyNames();
+        } catch (IllegalStateException | LinkageError e) {
+            return Set.of();
+        }
     }
 }

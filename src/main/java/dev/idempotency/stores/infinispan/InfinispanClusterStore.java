@@ -17,6 +17,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -90,6 +92,9 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
 
     /** Log size at which a member writes a snapshot of its records and truncates its log. */
     static final long MAX_LOG_BYTES = 64L * 1024 * 1024;
+
+    /** A claim's commit at least this slow is refused when it left less than half of the lease. */
+    static final Duration LATE_COMMIT = Duration.ofSeconds(1);
 
     /** At most one WARNING per this period about claims that committed late; the others at DEBUG. */
     private static final Duration LATE_WARNING_EVERY = Duration.ofMinutes(1);
@@ -292,10 +297,13 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
      * while this caller runs. So a claim that comes back with less than half its lease left is given
      * back (fenced by its owner, so it never releases another's claim) and its caller does not run:
      * 503, retry. Half the lease leaves the keep-alive, which renews every third of it, time to renew.
+     * A commit faster than {@link #LATE_COMMIT} is the cluster's normal pace and is never refused, so
+     * that leases of a second or less (tests) keep working.
      */
     private void refuseIfLate(String key, String owner, Duration lease, Instant sent, Instant expiresAt) {
         Instant now = clock.instant();
-        if (!Duration.between(now, expiresAt).minus(lease.dividedBy(2)).isNegative()) {
+        if (Duration.between(sent, now).compareTo(LATE_COMMIT) < 0
+                || !Duration.between(now, expiresAt).minus(lease.dividedBy(2)).isNegative()) {
             return;
         }
         try {
@@ -437,6 +445,33 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     @Override
     public boolean joinsCallerTransaction(String operation) {
         return options.joined().test(operation);
+    }
+
+    /**
+     * Refuses a per-operation mode key ({@code idempotency.infinispan.transaction.<operation>}) that
+     * names no guarded operation, and logs which operations run in a mode other than the default.
+     */
+    @Override
+    public void checkOperations(Set<String> operations) {
+        checkOperations(operations, JoinedMode.configNames());
+    }
+
+    void checkOperations(Set<String> operations, Iterable<String> configNames) {
+        boolean byDefault = options.joined().test("");
+        Set<String> other = new TreeSet<>();
+        for (String operation : JoinedMode.checkOperationKeys(InfinispanStores.TRANSACTION, operations, configNames)) {
+            boolean joined = options.joined().test(operation);
+            if (joined != byDefault) {
+                other.add(operation + "=" + (joined ? "joined" : "separate"));
+            }
+        }
+        if (!other.isEmpty()) {
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "Infinispan idempotency cluster: default transaction mode {0}; operations in another mode: {1}",
+                    byDefault ? "joined" : "separate",
+                    other);
+        }
     }
 
     private TransactionSynchronizationRegistry registry(String operation) {

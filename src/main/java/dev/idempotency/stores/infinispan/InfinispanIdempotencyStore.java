@@ -6,6 +6,7 @@ import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
+import dev.idempotency.stores.JoinedMode;
 import jakarta.transaction.RollbackException;
 import java.time.Clock;
 import java.time.Duration;
@@ -220,6 +221,15 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
     public IdempotencyStore forOperation(String operation) {
         joinsCallerTransaction(operation);
         return this;
+    }
+
+    /**
+     * Refuses a per-operation mode key ({@code idempotency.infinispan.transaction.<operation>}) that
+     * names no guarded operation.
+     */
+    @Override
+    public void checkOperations(java.util.Set<String> operations) {
+        JoinedMode.checkOperationKeys(InfinispanStores.TRANSACTION, operations, JoinedMode.configNames());
     }
 
     /**

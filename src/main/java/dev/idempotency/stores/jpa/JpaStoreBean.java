@@ -145,22 +145,12 @@ public class JpaStoreBean implements IdempotencyStore {
      */
     @Override
     public void checkOperations(Set<String> operations) {
-        Config config = ConfigProvider.getConfig();
-        String prefix = JpaStoreSettings.TRANSACTION + ".";
         JpaStoreSettings settings = storeSettings();
         Set<String> other = new TreeSet<>();
-        for (String key : config.getPropertyNames()) {
-            if (!key.startsWith(prefix)) {
-                continue;
-            }
-            String operation = key.substring(prefix.length());
-            if (!operations.contains(operation)) {
-                throw new IdempotencyConfigurationException("Config key '" + key + "' sets the transaction mode of"
-                        + " operation '" + operation + "', but no guarded operation of this application has that"
-                        + " name, so the key would apply to nothing. The operations are " + new TreeSet<>(operations)
-                        + ". Correct the name (in a .properties file an HTTP operation's space is escaped:"
-                        + " 'idempotency.jpa.transaction.POST\\ /orders'), or remove the key.");
-            }
+        for (String operation : JoinedMode.checkOperationKeys(
+                JpaStoreSettings.TRANSACTION,
+                operations,
+                ConfigProvider.getConfig().getPropertyNames())) {
             if (settings.mode(operation) != settings.defaultMode()) {
                 other.add(operation + "=" + settings.mode(operation).name().toLowerCase(java.util.Locale.ROOT));
             }

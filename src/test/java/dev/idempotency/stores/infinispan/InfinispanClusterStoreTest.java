@@ -1,7 +1,9 @@
 package dev.idempotency.stores.infinispan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.TestServices;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -160,6 +163,15 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
         } finally {
             starter.shutdownNow();
         }
+    }
+
+    @Test
+    void aPerOperationModeKeyThatNamesNoGuardedOperationIsRefused() {
+        String key = InfinispanStores.TRANSACTION + ".refunds.creat";
+        assertThatThrownBy(() -> nodes[0].checkOperations(Set.of("refunds.create"), List.of(key)))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining("'" + key + "'");
+        nodes[0].checkOperations(Set.of("refunds.create"), List.of(InfinispanStores.TRANSACTION + ".refunds.create"));
     }
 
     @Test

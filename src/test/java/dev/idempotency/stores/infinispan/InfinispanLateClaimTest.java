@@ -86,6 +86,16 @@ class InfinispanLateClaimTest {
         assertThat(b.claim(k, "owner-b", "fp", LEASE).claimed()).isFalse();
     }
 
+    @Test
+    void aShortLeaseOnAClusterAtItsNormalPaceRuns() {
+        String k = "late-" + UUID.randomUUID();
+        Duration lease = Duration.ofMillis(100);
+        CLOCK_A.lagNextRead(Duration.ofMillis(200));
+        assertThat(a.claim(k, "owner-a", "fp", lease).claimed())
+                .as("a commit faster than %s is never refused", InfinispanClusterStore.LATE_COMMIT)
+                .isTrue();
+    }
+
     /** The system clock, except that the next read after {@link #lagNextRead} is that much behind. */
     static final class LaggingClock extends Clock {
         private final AtomicReference<Duration> lag = new AtomicReference<>(Duration.ZERO);
