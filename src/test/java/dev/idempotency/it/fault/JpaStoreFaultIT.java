@@ -4,25 +4,32 @@ import dev.idempotency.TestServices;
 import dev.idempotency.it.Deployments;
 import dev.idempotency.it.fault.app.SettlementsResource;
 import dev.idempotency.stores.TcpProxy;
+import dev.idempotency.stores.jpa.PostgresServer;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Map;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link StoreFaultScenarios} on the JPA store ({@code separate} mode), its data source's connections to
- * PostgreSQL through the proxy. On Payara Micro the data source is the WAR's own ({@code web.xml}), with
+ * a PostgreSQL server of the test's own ({@link PostgresServer}) through the proxy; and that server
+ * crashed and started again. On Payara Micro the data source is the WAR's own ({@code web.xml}), with
  * the pool's default settings (no validation); on WildFly it is the one docs/servers.md's recipe adds to
  * the server ({@code src/it/wildfly/postgres-datasource.sh}, applied by setup.sh on this proxy's port).
  */
 class JpaStoreFaultIT extends StoreFaultScenarios {
 
     private static final int PROXY_PORT = TestServices.port(15434);
+    private static final int STORE_PORT = TestServices.port(15436);
+
+    private static PostgresServer store;
 
     @Deployment(testable = false)
     static WebArchive deployment() throws IOException, SQLException {
-        proxy = new TcpProxy(PROXY_PORT, 5432);
+        store = PostgresServer.start(STORE_PORT);
+        proxy = new TcpProxy(PROXY_PORT, STORE_PORT);
         if (Deployments.server().equals("wildfly")) {
             return deployment(
                     "fault-jpa-it.war",
@@ -33,5 +40,20 @@ class JpaStoreFaultIT extends StoreFaultScenarios {
                 "fault-jpa-it.war",
                 "idempotency.store=jpa\nidempotency.jpa.datasource=" + SettlementsResource.STORE + "\n",
                 Map.of(SettlementsResource.STORE, PROXY_PORT));
+    }
+
+    /**
+     * The store's PostgreSQL stopped at once ({@code pg_ctl -m immediate}: no checkpoint, every
+     * connection cut, as in a crash) after the business commit and before the outcome is stored, and
+     * started again 1 s later (it recovers from its WAL), for 50 keys: every request answered 201 once
+     * the database is back, every retry replays, one effect row per key.
+     */
+    @Test
+    void aStoreDatabaseCrashAfterTheBusinessCommitRunsNoKeyTwice() throws Exception {
+        assertEveryRetryReplays(settleThrough("crash", 2, () -> {
+            store.stopImmediately();
+            Thread.sleep(1_000);
+            store.start();
+        }));
     }
 }
