@@ -137,7 +137,9 @@ class IdempotencyConfigTest {
 
     @Test
     void theMemoryStoreRefusesNewKeysBeyondItsConfiguredBound() {
-        try (WeldContainer c = WeldBoot.weld(Map.of("idempotency.memory.max-entries", "2"), Orders.class)
+        try (WeldContainer c = WeldBoot.weld(
+                        Map.of("idempotency.memory.max-entries", "2", "idempotency.memory.operation-share", "1"),
+                        Orders.class)
                 .initialize()) {
             Orders orders = c.select(Orders.class).get();
             String a = key();
@@ -153,6 +155,27 @@ class IdempotencyConfigTest {
                     .isZero();
             orders.notifyCustomer(a);
             assertThat(orders.runs("notify", a)).as("a held key still replays").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aFloodOfNewKeysOnOneMethodLeavesTheMemoryStoreToTheOthers() {
+        try (WeldContainer c = WeldBoot.weld(Map.of("idempotency.memory.max-entries", "4"), Orders.class)
+                .initialize()) {
+            Orders orders = c.select(Orders.class).get();
+            orders.notifyCustomer(key());
+            orders.notifyCustomer(key());
+            String refused = key();
+            assertThatThrownBy(() -> orders.notifyCustomer(refused))
+                    .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                    .hasMessageContaining("'orders.notify' holds its share")
+                    .hasMessageContaining("idempotency.memory.operation-share=0.5");
+            assertThat(orders.runs("notify", refused))
+                    .as("the refused call did not run")
+                    .isZero();
+            String other = key();
+            assertThat(orders.required(other)).isEqualTo("required-run-1");
+            assertThat(orders.optional(key())).isEqualTo("optional-run-1");
         }
     }
 

@@ -26,6 +26,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * ever evicted: not an IN_PROGRESS claim, not a COMPLETED outcome within its ttl. Completing a claim is
  * never refused (the operation already ran), so stored outcomes can take the byte count past its
  * limit until records expire. Claims of keys that have a record (replays, takeovers) always work.
+ *
+ * <p>Claims through an operation's view ({@link #forOperation}, what the guard uses) are bounded by that
+ * operation's share of the limits too ({@link MemoryStoreLimits#operationShare}), so that a flood of new
+ * keys on one operation gets 503 on that operation only.
  */
 public final class MemoryIdempotencyStore implements IdempotencyStore {
 
@@ -38,7 +42,25 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     private static final System.Logger LOG = System.getLogger(MemoryIdempotencyStore.class.getName());
     private static final long WARN_INTERVAL_NANOS = Duration.ofMinutes(1).toNanos();
 
-    private final ConcurrentHashMap<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
+    /** A record and the usage it is counted in. */
+    private record Held(IdempotencyRecord record, Usage usage) {}
+
+    /** What the records of one operation hold; {@code limited} false for calls outside any operation. */
+    private static final class Usage {
+        final String operation;
+        final boolean limited;
+        final AtomicLong entries = new AtomicLong();
+        final AtomicLong bytes = new AtomicLong();
+
+        Usage(String operation, boolean limited) {
+            this.operation = operation;
+            this.limited = limited;
+        }
+    }
+
+    private final ConcurrentHashMap<String, Held> records = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Usage> usages = new ConcurrentHashMap<>();
+    private final Usage unbound = new Usage(null, false);
     private final Clock clock;
     private final MemoryStoreLimits limits;
     private final AtomicLong held = new AtomicLong();
@@ -68,22 +90,36 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        return claim(unbound, key, owner, fingerprint, lease);
+    }
+
+    /**
+     * This store for one operation: its claims are counted in, and bounded by, the operation's share
+     * of the limits; everything else is the store's.
+     */
+    @Override
+    public IdempotencyStore forOperation(String operation) {
+        Usage usage = usages.computeIfAbsent(operation, o -> new Usage(o, limits.operationShare() < 1));
+        return new OperationStore(usage);
+    }
+
+    private ClaimResult claim(Usage usage, String key, String owner, String fingerprint, Duration lease) {
         Instant now = clock.instant();
-        IdempotencyRecord seen = records.get(key);
-        if (seen != null && !RecordLifecycle.isClaimable(seen, now)) {
+        Held seen = records.get(key);
+        if (seen != null && !RecordLifecycle.isClaimable(seen.record(), now)) {
             // A live record changes only by expiring or through its owner: report it as read, without
             // taking the entry's lock (a replay, or a repeat while the first call runs).
-            return ClaimResult.existing(seen);
+            return ClaimResult.existing(seen.record());
         }
         IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
         IdempotencyRecord[] replaced = {null};
-        IdempotencyRecord stored = tryClaim(key, claim, now, replaced);
+        IdempotencyRecord stored = tryClaim(usage, key, claim, now, replaced);
         if (stored == null) {
             // Full: make room by deleting what is no longer live, then try once more.
             sweep();
-            stored = tryClaim(key, claim, clock.instant(), replaced);
+            stored = tryClaim(usage, key, claim, clock.instant(), replaced);
             if (stored == null) {
-                throw full();
+                throw full(usage);
             }
         }
         return stored == claim ? ClaimResult.claimed(claim, replaced[0]) : ClaimResult.existing(stored);
@@ -94,22 +130,26 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
      *
      * @param replaced receives the record that the claim replaced, if any (for takeover metrics)
      */
-    private IdempotencyRecord tryClaim(String key, IdempotencyRecord claim, Instant now, IdempotencyRecord[] replaced) {
-        return records.compute(key, (k, existing) -> {
-            if (!RecordLifecycle.isClaimable(existing, now)) {
+    private IdempotencyRecord tryClaim(
+            Usage usage, String key, IdempotencyRecord claim, Instant now, IdempotencyRecord[] replaced) {
+        Held result = records.compute(key, (k, existing) -> {
+            if (existing != null && !RecordLifecycle.isClaimable(existing.record(), now)) {
                 return existing;
             }
-            replaced[0] = existing;
             if (existing != null) {
                 // A takeover replaces a record that is no longer live: no new entry.
-                bytes.addAndGet(size(claim) - size(existing));
-                return claim;
+                replaced[0] = existing.record();
+                forget(existing);
+                count(usage, 1, size(claim));
+                return new Held(claim, usage);
             }
-            return reserve(size(claim)) ? claim : null;
+            replaced[0] = null;
+            return reserve(usage, size(claim)) ? new Held(claim, usage) : null;
         });
+        return result == null ? null : result.record();
     }
 
-    private boolean reserve(long size) {
+    private boolean reserve(Usage usage, long size) {
         if (held.incrementAndGet() > limits.maxEntries()) {
             held.decrementAndGet();
             return false;
@@ -119,7 +159,33 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
             held.decrementAndGet();
             return false;
         }
+        if (usage.limited) {
+            if (usage.entries.incrementAndGet() > limits.operationEntries()) {
+                usage.entries.decrementAndGet();
+                bytes.addAndGet(-size);
+                held.decrementAndGet();
+                return false;
+            }
+            if (usage.bytes.addAndGet(size) > limits.operationBytes()) {
+                usage.bytes.addAndGet(-size);
+                usage.entries.decrementAndGet();
+                bytes.addAndGet(-size);
+                held.decrementAndGet();
+                return false;
+            }
+        } else {
+            usage.entries.incrementAndGet();
+            usage.bytes.addAndGet(size);
+        }
         return true;
+    }
+
+    /** Counts a record in the store's and its usage's totals (negative amounts uncount). */
+    private void count(Usage usage, long entries, long size) {
+        held.addAndGet(entries);
+        bytes.addAndGet(size);
+        usage.entries.addAndGet(entries);
+        usage.bytes.addAndGet(size);
     }
 
     private void sweep() {
@@ -136,7 +202,22 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    private IdempotencyStoreUnavailableException full() {
+    private IdempotencyStoreUnavailableException full(Usage usage) {
+        // One operation at its share while the store has room: a flood on that operation, or a share
+        // too small for it. Its callers get 503; the other operations are served.
+        boolean share = usage.limited
+                && (usage.entries.get() >= limits.operationEntries() || usage.bytes.get() >= limits.operationBytes());
+        String what = share
+                ? "Operation '" + usage.operation + "' holds its share of the memory idempotency store ("
+                        + MemoryStoreLimits.OPERATION_SHARE + "=" + limits.operationShare() + " of "
+                        + MemoryStoreLimits.MAX_ENTRIES + "=" + limits.maxEntries() + " and "
+                        + MemoryStoreLimits.MAX_BYTES + "=" + limits.maxBytes() + "; it holds " + usage.entries.get()
+                        + " records, about " + usage.bytes.get() + " bytes)"
+                : "The memory idempotency store is full (limits " + MemoryStoreLimits.MAX_ENTRIES + "="
+                        + limits.maxEntries() + ", " + MemoryStoreLimits.MAX_BYTES + "=" + limits.maxBytes()
+                        + "; it holds " + held.get() + " records, about " + bytes.get() + " bytes)";
+        String fix = "Raise the limits" + (share ? " or the share" : "")
+                + ", shorten idempotency.ttl, or use a shared store (idempotency.store=jpa, infinispan or redis).";
         long refused = refusedSinceWarning.incrementAndGet();
         long now = System.nanoTime();
         long next = nextWarningNanos.get();
@@ -144,31 +225,20 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
             refusedSinceWarning.addAndGet(-refused);
             LOG.log(
                     Level.WARNING,
-                    "The memory idempotency store is full ({0} records, about {1} bytes; limits {2}={3},"
-                            + " {4}={5}) and holds no expired record: {6} new claim(s) refused since the last"
-                            + " warning, and those operations did not run. Raise the limits, shorten"
-                            + " idempotency.ttl, or use a shared store (idempotency.store=jpa or infinispan).",
-                    String.valueOf(held.get()),
-                    String.valueOf(bytes.get()),
-                    MemoryStoreLimits.MAX_ENTRIES,
-                    String.valueOf(limits.maxEntries()),
-                    MemoryStoreLimits.MAX_BYTES,
-                    String.valueOf(limits.maxBytes()),
-                    String.valueOf(refused));
+                    what + " and holds no expired record: " + refused
+                            + " new claim(s) refused since the last warning, and those calls did not run. " + fix);
         }
         return new IdempotencyStoreUnavailableException(
+                share ? usage.operation : null,
                 null,
-                null,
-                "The memory idempotency store is full (limits " + MemoryStoreLimits.MAX_ENTRIES + "="
-                        + limits.maxEntries() + ", " + MemoryStoreLimits.MAX_BYTES + "=" + limits.maxBytes()
-                        + ") and every record in it is still live, so the operation did not run; retry later."
-                        + " Operators: raise the limits, shorten idempotency.ttl, or use a shared store.",
+                what + " and every record in it is still live, so the call did not run; retry later. Operators: " + fix,
                 null);
     }
 
     @Override
     public Optional<IdempotencyRecord> read(String key) {
-        IdempotencyRecord r = records.get(key);
+        Held h = records.get(key);
+        IdempotencyRecord r = h == null ? null : h.record();
         return RecordLifecycle.isLive(r, clock.instant()) ? Optional.of(r) : Optional.empty();
     }
 
@@ -177,13 +247,13 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
         Instant now = clock.instant();
         boolean[] done = {false};
         records.computeIfPresent(key, (k, existing) -> {
-            if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+            if (!RecordLifecycle.isOwnedBy(existing.record(), owner)) {
                 return existing;
             }
             done[0] = true;
-            IdempotencyRecord completed = RecordLifecycle.complete(existing, outcome, now, ttl);
-            bytes.addAndGet(size(completed) - size(existing));
-            return completed;
+            IdempotencyRecord completed = RecordLifecycle.complete(existing.record(), outcome, now, ttl);
+            count(existing.usage(), 0, size(completed) - size(existing.record()));
+            return new Held(completed, existing.usage());
         });
         return done[0];
     }
@@ -193,11 +263,11 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
         Instant now = clock.instant();
         boolean[] done = {false};
         records.computeIfPresent(key, (k, existing) -> {
-            if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+            if (!RecordLifecycle.isOwnedBy(existing.record(), owner)) {
                 return existing;
             }
             done[0] = true;
-            return RecordLifecycle.renew(existing, now, lease);
+            return new Held(RecordLifecycle.renew(existing.record(), now, lease), existing.usage());
         });
         return done[0];
     }
@@ -206,7 +276,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     public boolean release(String key, String owner) {
         boolean[] done = {false};
         records.computeIfPresent(key, (k, existing) -> {
-            if (!RecordLifecycle.isOwnedBy(existing, owner)) {
+            if (!RecordLifecycle.isOwnedBy(existing.record(), owner)) {
                 return existing;
             }
             done[0] = true;
@@ -220,7 +290,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     public boolean deleteCompleted(String key, String owner) {
         boolean[] done = {false};
         records.computeIfPresent(key, (k, existing) -> {
-            if (!RecordLifecycle.isCompletedBy(existing, owner)) {
+            if (!RecordLifecycle.isCompletedBy(existing.record(), owner)) {
                 return existing;
             }
             done[0] = true;
@@ -234,15 +304,15 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     public int purgeExpired(int max) {
         Instant now = clock.instant();
         int deleted = 0;
-        for (Map.Entry<String, IdempotencyRecord> e : records.entrySet()) {
+        for (Map.Entry<String, Held> e : records.entrySet()) {
             if (deleted >= max) {
                 break;
             }
             // remove(key, value) deletes only the record we looked at: if a claim replaced it
             // meanwhile, the new live record stays.
-            IdempotencyRecord r = e.getValue();
-            if (isPurgeable(r, now) && records.remove(e.getKey(), r)) {
-                forget(r);
+            Held h = e.getValue();
+            if (isPurgeable(h.record(), now) && records.remove(e.getKey(), h)) {
+                forget(h);
                 deleted++;
             }
         }
@@ -261,9 +331,8 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
         return RecordLifecycle.isClaimable(r, now);
     }
 
-    private void forget(IdempotencyRecord r) {
-        held.decrementAndGet();
-        bytes.addAndGet(-size(r));
+    private void forget(Held h) {
+        count(h.usage(), -1, -size(h.record()));
     }
 
     private static long size(IdempotencyRecord r) {
@@ -278,5 +347,54 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     /** The estimated heap bytes of the records held, as counted against {@link MemoryStoreLimits#maxBytes()}. */
     public long bytes() {
         return bytes.get();
+    }
+
+    /** {@link #forOperation}: claims counted in one operation's usage; the rest is the store's. */
+    private final class OperationStore implements IdempotencyStore {
+        private final Usage usage;
+
+        OperationStore(Usage usage) {
+            this.usage = usage;
+        }
+
+        @Override
+        public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+            return MemoryIdempotencyStore.this.claim(usage, key, owner, fingerprint, lease);
+        }
+
+        @Override
+        public Optional<IdempotencyRecord> read(String key) {
+            return MemoryIdempotencyStore.this.read(key);
+        }
+
+        @Override
+        public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+            return MemoryIdempotencyStore.this.complete(key, owner, outcome, ttl);
+        }
+
+        @Override
+        public boolean renew(String key, String owner, Duration lease) {
+            return MemoryIdempotencyStore.this.renew(key, owner, lease);
+        }
+
+        @Override
+        public boolean release(String key, String owner) {
+            return MemoryIdempotencyStore.this.release(key, owner);
+        }
+
+        @Override
+        public boolean deleteCompleted(String key, String owner) {
+            return MemoryIdempotencyStore.this.deleteCompleted(key, owner);
+        }
+
+        @Override
+        public int purgeExpired(int max) {
+            return MemoryIdempotencyStore.this.purgeExpired(max);
+        }
+
+        @Override
+        public IdempotencyStore forOperation(String other) {
+            return MemoryIdempotencyStore.this.forOperation(other);
+        }
     }
 }

@@ -12,8 +12,11 @@ import dev.idempotency.spi.ConfigLookup;
  * @param maxBytes estimated heap bytes at most ({@value #MAX_BYTES})
  * @param claimGrace how long the purge keeps an IN_PROGRESS claim after its lease ended, so that an owner
  *     that ran past its lease without a competitor still stores its outcome ({@value #CLAIM_GRACE})
+ * @param operationShare the fraction of both limits that the records of one guarded operation may hold
+ *     ({@value #OPERATION_SHARE}), so that a flood of new keys on one operation leaves room for the
+ *     others; 1 lets one operation fill the store
  */
-public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Duration claimGrace) {
+public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Duration claimGrace, double operationShare) {
 
     /** Config key: records held at most. */
     public static final String MAX_ENTRIES = "idempotency.memory.max-entries";
@@ -21,6 +24,8 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Durati
     public static final String MAX_BYTES = "idempotency.memory.max-bytes";
     /** Config key: how long an IN_PROGRESS claim outlives its lease before the purge. */
     public static final String CLAIM_GRACE = "idempotency.memory.claim-grace";
+    /** Config key: the fraction of the limits one operation's records may hold. */
+    public static final String OPERATION_SHARE = "idempotency.memory.operation-share";
 
     /** Default of {@link #MAX_ENTRIES}: 100,000 records, about 40 MB of small outcomes. */
     public static final long DEFAULT_MAX_ENTRIES = 100_000;
@@ -30,12 +35,16 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Durati
     /** Default of the claim grace: how long an IN_PROGRESS claim outlives its lease before the purge. */
     public static final java.time.Duration DEFAULT_CLAIM_GRACE = java.time.Duration.ofHours(1);
 
-    /** The defaults. */
-    public static final MemoryStoreLimits DEFAULT = new MemoryStoreLimits(DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES);
+    /** Default of {@link #OPERATION_SHARE}: one operation holds at most half of the store. */
+    public static final double DEFAULT_OPERATION_SHARE = 0.5;
 
-    /** Limits with the default claim grace. */
+    /** The defaults. */
+    public static final MemoryStoreLimits DEFAULT =
+            new MemoryStoreLimits(DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES, DEFAULT_CLAIM_GRACE, DEFAULT_OPERATION_SHARE);
+
+    /** Limits with the default claim grace and operation share. */
     public MemoryStoreLimits(long maxEntries, long maxBytes) {
-        this(maxEntries, maxBytes, DEFAULT_CLAIM_GRACE);
+        this(maxEntries, maxBytes, DEFAULT_CLAIM_GRACE, DEFAULT_OPERATION_SHARE);
     }
 
     /** Checks the limits. */
@@ -52,6 +61,21 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Durati
             throw new IdempotencyConfigurationException("Config key '" + CLAIM_GRACE + "' is " + claimGrace
                     + "; set it to a positive ISO-8601 duration such as PT1H.");
         }
+        if (!(operationShare > 0 && operationShare <= 1)) {
+            throw new IdempotencyConfigurationException("Config key '" + OPERATION_SHARE + "' is " + operationShare
+                    + "; set it to a fraction above 0 and at most 1, such as " + DEFAULT_OPERATION_SHARE
+                    + " (1 lets one operation fill the store).");
+        }
+    }
+
+    /** The records one operation may hold: its share of {@link #maxEntries}, at least one. */
+    public long operationEntries() {
+        return Math.max(1, (long) Math.floor(maxEntries * operationShare));
+    }
+
+    /** The estimated bytes one operation's records may hold: its share of {@link #maxBytes}, at least one. */
+    public long operationBytes() {
+        return Math.max(1, (long) Math.floor(maxBytes * operationShare));
     }
 
     /**
@@ -67,7 +91,23 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Durati
                         .map(String::trim)
                         .filter(v -> !v.isEmpty())
                         .map(v -> ConfigLookup.duration(CLAIM_GRACE, v))
-                        .orElse(DEFAULT_CLAIM_GRACE));
+                        .orElse(DEFAULT_CLAIM_GRACE),
+                fraction(settings, OPERATION_SHARE, DEFAULT_OPERATION_SHARE));
+    }
+
+    private static double fraction(ConfigLookup settings, String key, double fallback) {
+        String text = settings.get(key).map(String::trim).orElse("");
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new IdempotencyConfigurationException(
+                    "Config key '" + key + "' is '" + text + "', which is not a number; set it to a fraction above 0"
+                            + " and at most 1, such as " + fallback + ".",
+                    e);
+        }
     }
 
     private static long number(ConfigLookup settings, String key, long fallback) {

@@ -7,6 +7,7 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.core.Hashing;
 import dev.idempotency.spi.ConfigLookup;
+import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.MutableClock;
 import dev.idempotency.spi.Races;
 import dev.idempotency.spi.RecordStatus;
@@ -184,5 +185,100 @@ class MemoryStoreLimitsTest {
         assertThatThrownBy(() -> MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.CLAIM_GRACE, "soon"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining(MemoryStoreLimits.CLAIM_GRACE);
+    }
+
+    @Test
+    void aFloodOfNewKeysOnOneOperationLeavesRoomForTheOthers() {
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore(
+                clock, new MemoryStoreLimits(10, Long.MAX_VALUE, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 0.5));
+        IdempotencyStore flooded = store.forOperation("POST /orders");
+        IdempotencyStore other = store.forOperation("refunds.create");
+        List<String> held = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String k = key();
+            assertThat(flooded.claim(k, "o", "fp", LONG).claimed()).isTrue();
+            held.add(k);
+        }
+        assertThatThrownBy(() -> flooded.claim(key(), "o", "fp", LONG))
+                .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                .hasMessageContaining("'POST /orders' holds its share")
+                .hasMessageContaining(MemoryStoreLimits.OPERATION_SHARE + "=0.5")
+                .hasMessageContaining("did not run");
+        for (int i = 0; i < 5; i++) {
+            assertThat(other.claim(key(), "o", "fp", LONG).claimed())
+                    .as("claim %d of the other operation", i)
+                    .isTrue();
+        }
+        // A key the flooded operation holds still replays, and one it gives back frees its slot.
+        assertThat(flooded.claim(held.get(0), "again", "fp", LONG).claimed()).isFalse();
+        assertThat(flooded.release(held.get(1), "o")).isTrue();
+        assertThat(flooded.claim(key(), "o", "fp", LONG).claimed()).isTrue();
+    }
+
+    @Test
+    void anOperationsExpiredRecordsAreDroppedToMakeRoomInItsShare() {
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore(
+                clock, new MemoryStoreLimits(4, Long.MAX_VALUE, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 0.5));
+        IdempotencyStore op = store.forOperation("charge");
+        String a = key();
+        String b = key();
+        assertThat(op.claim(a, "o", "fp", LONG).claimed()).isTrue();
+        assertThat(op.claim(b, "o", "fp", LONG).claimed()).isTrue();
+        assertThat(op.complete(a, "o", new byte[] {1}, SHORT)).isTrue();
+        assertThat(op.complete(b, "o", new byte[] {1}, SHORT)).isTrue();
+        assertThatThrownBy(() -> op.claim(key(), "o", "fp", LONG))
+                .isInstanceOf(IdempotencyStoreUnavailableException.class);
+        clock.advance(SHORT.plusSeconds(1));
+        assertThat(op.claim(key(), "o", "fp", LONG).claimed())
+                .as("the expired records were purged and uncounted")
+                .isTrue();
+        assertThat(store.size()).isEqualTo(1);
+    }
+
+    @Test
+    void anOperationsShareCountsTheBytesOfItsStoredOutcomes() {
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore(
+                clock, new MemoryStoreLimits(100, 4 * RECORD + 1000, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 0.5));
+        IdempotencyStore op = store.forOperation("charge");
+        String a = key();
+        assertThat(op.claim(a, "o", "fp", LONG).claimed()).isTrue();
+        assertThat(op.complete(a, "o", new byte[1000], LONG)).isTrue();
+        // 400 + 1000 bytes held of a share of 2 * 400 + 500: the next record does not fit.
+        assertThatThrownBy(() -> op.claim(key(), "o", "fp", LONG))
+                .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                .hasMessageContaining("holds its share");
+        assertThat(store.forOperation("other").claim(key(), "o", "fp", LONG).claimed())
+                .isTrue();
+        assertThat(store.deleteCompleted(a, "o")).isTrue();
+        assertThat(op.claim(key(), "o", "fp", LONG).claimed()).isTrue();
+    }
+
+    @Test
+    void theOperationShareIsAFractionAboveZeroAndAtMostOne() {
+        assertThat(MemoryStoreLimits.from(ConfigLookup.none()).operationShare())
+                .isEqualTo(MemoryStoreLimits.DEFAULT_OPERATION_SHARE);
+        assertThat(MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.OPERATION_SHARE, "1")))
+                        .operationShare())
+                .isEqualTo(1.0);
+        for (String bad : List.of("0", "-0.5", "1.5", "half", "NaN")) {
+            assertThatThrownBy(() ->
+                            MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.OPERATION_SHARE, bad))))
+                    .as(bad)
+                    .isInstanceOf(IdempotencyConfigurationException.class)
+                    .hasMessageContaining(MemoryStoreLimits.OPERATION_SHARE);
+        }
+    }
+
+    @Test
+    void withAShareOfOneAnOperationMayFillTheStore() {
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore(
+                clock, new MemoryStoreLimits(3, Long.MAX_VALUE, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 1));
+        IdempotencyStore op = store.forOperation("charge");
+        for (int i = 0; i < 3; i++) {
+            assertThat(op.claim(key(), "o", "fp", LONG).claimed()).isTrue();
+        }
+        assertThatThrownBy(() -> op.claim(key(), "o", "fp", LONG))
+                .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                .hasMessageContaining(MemoryStoreLimits.MAX_ENTRIES + "=3");
     }
 }
