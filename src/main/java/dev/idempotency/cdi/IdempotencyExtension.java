@@ -8,6 +8,7 @@ import dev.idempotency.core.GuardedMethod;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.OperationPolicy;
 import dev.idempotency.core.PolicyResolver;
+import dev.idempotency.ops.OpsSettings;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.stores.memory.MemoryStoreLimits;
@@ -162,14 +163,22 @@ public class IdempotencyExtension implements Extension {
     void validate(@Observes AfterDeploymentValidation adv, BeanManager bm) {
         ConfigLookup settings = MicroProfileSettings.current();
         GlobalSettings global = new GlobalSettings(settings);
+        // Every global key is read here, also those read only later (ttl and lease only by operations that
+        // set none, keep-alive when the runtime starts, the ops switches when their beans start).
         for (Runnable check : List.<Runnable>of(
                 () -> StoreSelector.bean(bm, global.store()),
+                global::ttl,
+                global::lease,
+                global::keepAliveEnabled,
+                global::keepAliveMaxDuration,
+                global::application,
                 global::purgeInterval,
                 global::purgeBatchSize,
                 global::retryAfter,
                 global::waitLimits,
                 global::workInterceptorPriority,
-                () -> MemoryStoreLimits.from(settings))) {
+                () -> MemoryStoreLimits.from(settings),
+                () -> OpsSettings.from(settings))) {
             try {
                 check.run();
             } catch (IdempotencyConfigurationException e) {

@@ -75,17 +75,17 @@ public final class GlobalSettings {
 
     /** The configured store name. */
     public String store() {
-        return settings.get(STORE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_STORE);
+        return settings.text(STORE).orElse(DEFAULT_STORE);
     }
 
     /** The default ttl. */
     public Duration ttl() {
-        return settings.get(TTL).map(v -> ConfigLookup.duration(TTL, v)).orElse(DEFAULT_TTL);
+        return settings.duration(TTL, DEFAULT_TTL);
     }
 
     /** The default lease. */
     public Duration lease() {
-        return settings.get(LEASE).map(v -> ConfigLookup.duration(LEASE, v)).orElse(DEFAULT_LEASE);
+        return settings.duration(LEASE, DEFAULT_LEASE);
     }
 
     /**
@@ -94,7 +94,7 @@ public final class GlobalSettings {
      * @throws IdempotencyConfigurationException the name is longer than 200 characters
      */
     public String application() {
-        String name = settings.get(APPLICATION).map(String::trim).orElse("");
+        String name = settings.text(APPLICATION).orElse("");
         if (name.length() > 200) {
             throw new IdempotencyConfigurationException("Config key '" + APPLICATION + "' is " + name.length()
                     + " characters long; set it to a short stable name of the service, such as 'orders'.");
@@ -104,9 +104,9 @@ public final class GlobalSettings {
 
     /** The interceptor priority. */
     public int interceptorPriority() {
-        return settings.get(INTERCEPTOR_PRIORITY)
-                .map(v -> integer(INTERCEPTOR_PRIORITY, v))
-                .orElse(DEFAULT_INTERCEPTOR_PRIORITY);
+        // Any int is a CDI priority; workInterceptorPriority refuses the one value it cannot follow.
+        return settings.intBetween(
+                INTERCEPTOR_PRIORITY, DEFAULT_INTERCEPTOR_PRIORITY, Integer.MIN_VALUE, Integer.MAX_VALUE);
     }
 
     /** The priority of the inner interceptor: after the guard's and after {@code @Transactional}. */
@@ -137,51 +137,26 @@ public final class GlobalSettings {
 
     /** How long one call's claim is renewed at most ({@link KeepAlive#MAX_DURATION}). */
     public Duration keepAliveMaxDuration() {
-        return settings.get(KeepAlive.MAX_DURATION)
-                .map(v -> ConfigLookup.duration(KeepAlive.MAX_DURATION, v))
-                .orElse(KeepAlive.DEFAULT_MAX_DURATION);
+        return settings.duration(KeepAlive.MAX_DURATION, KeepAlive.DEFAULT_MAX_DURATION);
     }
 
     /** The retry hint for in-progress refusals. */
     public Duration retryAfter() {
-        return settings.get(RETRY_AFTER)
-                .map(v -> ConfigLookup.duration(RETRY_AFTER, v))
-                .orElse(DEFAULT_RETRY_AFTER);
+        return settings.duration(RETRY_AFTER, DEFAULT_RETRY_AFTER);
     }
 
     /** The JNDI name of the transaction synchronization registry. */
     public String transactionRegistry() {
-        return settings.get(TRANSACTION_REGISTRY)
-                .map(String::trim)
-                .filter(s -> !s.isEmpty())
-                .orElse(DEFAULT_TRANSACTION_REGISTRY);
+        return settings.text(TRANSACTION_REGISTRY).orElse(DEFAULT_TRANSACTION_REGISTRY);
     }
 
     /** The purge interval. */
     public Duration purgeInterval() {
-        return settings.get(PURGE_INTERVAL)
-                .map(v -> ConfigLookup.duration(PURGE_INTERVAL, v))
-                .orElse(DEFAULT_PURGE_INTERVAL);
+        return settings.duration(PURGE_INTERVAL, DEFAULT_PURGE_INTERVAL);
     }
 
     /** The purge batch size. */
     public int purgeBatchSize() {
-        int n = settings.get(PURGE_BATCH_SIZE)
-                .map(v -> integer(PURGE_BATCH_SIZE, v))
-                .orElse(DEFAULT_PURGE_BATCH_SIZE);
-        if (n < 1) {
-            throw new IdempotencyConfigurationException(
-                    "Config key '" + PURGE_BATCH_SIZE + "' is " + n + "; set it to a positive number such as 1000.");
-        }
-        return n;
-    }
-
-    private static int integer(String key, String text) {
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IdempotencyConfigurationException(
-                    "Config key '" + key + "' is '" + text + "', which is not a whole number.", e);
-        }
+        return settings.positiveInt(PURGE_BATCH_SIZE, DEFAULT_PURGE_BATCH_SIZE);
     }
 }

@@ -11,9 +11,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -59,15 +59,17 @@ public final class PolicyResolver {
         String name = name(method, annotation);
         Duration ttl = lookup.duration("ttl", annotation.ttl(), global::ttl);
         Duration lease = lookup.duration("lease", annotation.lease(), global::lease);
-        InProgressPolicy onInProgress =
-                lookup.get("onInProgress").map(v -> lookup.inProgress(v)).orElse(annotation.onInProgress());
+        InProgressPolicy onInProgress = lookup.read(
+                "onInProgress",
+                key -> settings.enumOf(key, InProgressPolicy.class, annotation.onInProgress()),
+                annotation.onInProgress());
         List<Class<? extends Throwable>> keepOn =
                 lookup.get("keepOn").map(v -> lookup.classes("keepOn", v)).orElse(List.of(annotation.keepOn()));
         List<Class<? extends Throwable>> releaseOn = lookup.get("releaseOn")
                 .map(v -> lookup.classes("releaseOn", v))
                 .orElse(List.of(annotation.releaseOn()));
         boolean required =
-                lookup.get("required").map(v -> lookup.bool("required", v)).orElse(annotation.required());
+                lookup.read("required", key -> settings.bool(key, annotation.required()), annotation.required());
         return new OperationPolicy(name, ttl, lease, onInProgress, new ExceptionPolicy(keepOn, releaseOn), required);
     }
 
@@ -178,25 +180,42 @@ public final class PolicyResolver {
             };
         }
 
-        Optional<String> get(String member) {
+        /** The most specific key that sets the member (blank counts as unset). */
+        Optional<String> key(String member) {
             for (String prefix : prefixes) {
-                Optional<String> v = settings.get(prefix + member);
-                if (v.isPresent() && !v.get().isBlank()) {
-                    return Optional.of(v.get().trim());
+                if (settings.text(prefix + member).isPresent()) {
+                    return Optional.of(prefix + member);
                 }
             }
             return Optional.empty();
         }
 
+        Optional<String> get(String member) {
+            return key(member).flatMap(settings::text);
+        }
+
         /** The key the value came from, for error messages. */
         String source(String member) {
-            for (String prefix : prefixes) {
-                Optional<String> v = settings.get(prefix + member);
-                if (v.isPresent() && !v.get().isBlank()) {
-                    return "config key '" + prefix + member + "'";
-                }
+            return key(member)
+                    .map(key -> "config key '" + key + "'")
+                    .orElse("@Idempotent(" + member + ") on " + describe(method));
+        }
+
+        /**
+         * The member as its most specific key sets it, read by {@code reader} (which names the key when the
+         * value is invalid), else the annotation's value.
+         */
+        <T> T read(String member, Function<String, T> reader, T annotationValue) {
+            Optional<String> key = key(member);
+            if (key.isEmpty()) {
+                return annotationValue;
             }
-            return "@Idempotent(" + member + ") on " + describe(method);
+            try {
+                return reader.apply(key.get());
+            } catch (IdempotencyConfigurationException e) {
+                throw new IdempotencyConfigurationException(
+                        "Invalid " + member + " for " + describe(method) + ": " + e.getMessage(), e);
+            }
         }
 
         Duration duration(String member, String annotationValue, java.util.function.Supplier<Duration> fallback) {
@@ -213,28 +232,6 @@ public final class PolicyResolver {
                                 + "'; write a positive ISO-8601 duration such as PT30S, PT24H or P7D.",
                         e);
             }
-        }
-
-        InProgressPolicy inProgress(String text) {
-            try {
-                return InProgressPolicy.valueOf(text.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IdempotencyConfigurationException(
-                        "Invalid onInProgress for " + describe(method) + ": " + source("onInProgress") + " is '" + text
-                                + "'; use REJECT or WAIT.",
-                        e);
-            }
-        }
-
-        boolean bool(String member, String text) {
-            if (text.equalsIgnoreCase("true")) {
-                return true;
-            }
-            if (text.equalsIgnoreCase("false")) {
-                return false;
-            }
-            throw new IdempotencyConfigurationException("Invalid " + member + " for " + describe(method) + ": "
-                    + source(member) + " is '" + text + "'; use true or false.");
         }
 
         List<Class<? extends Throwable>> classes(String member, String text) {

@@ -31,24 +31,8 @@ public final class IdSettings {
     private final Duration maxClockBackward;
 
     private IdSettings(ConfigLookup s) {
-        String w = s.get(WORKER_ID).map(String::trim).orElse("");
-        if (w.isEmpty()) {
-            workerId = DEFAULT_WORKER_ID;
-        } else {
-            int parsed;
-            try {
-                parsed = Integer.parseInt(w);
-            } catch (NumberFormatException e) {
-                parsed = -1;
-            }
-            if (parsed < 0 || parsed > SnowflakeIds.MAX_WORKER_ID) {
-                throw new IdempotencyConfigurationException("Config key '" + WORKER_ID + "' is '" + w
-                        + "'; set a whole number from 0 to " + SnowflakeIds.MAX_WORKER_ID
-                        + ", different on every node that generates ids.");
-            }
-            workerId = parsed;
-        }
-        String e = s.get(EPOCH).map(String::trim).orElse("");
+        workerId = s.intBetween(WORKER_ID, DEFAULT_WORKER_ID, 0, SnowflakeIds.MAX_WORKER_ID);
+        String e = s.text(EPOCH).orElse("");
         if (e.isEmpty()) {
             epoch = DEFAULT_EPOCH;
         } else {
@@ -66,23 +50,8 @@ public final class IdSettings {
                         + DEFAULT_EPOCH + ".");
             }
         }
-        String b = s.get(MAX_CLOCK_BACKWARD).map(String::trim).orElse("");
-        if (b.isEmpty()) {
-            maxClockBackward = DEFAULT_MAX_CLOCK_BACKWARD;
-        } else {
-            try {
-                maxClockBackward = Duration.parse(b);
-            } catch (DateTimeParseException ex) {
-                throw new IdempotencyConfigurationException(
-                        "Config key '" + MAX_CLOCK_BACKWARD + "' is '" + b
-                                + "', which is not an ISO-8601 duration; write it like PT1S or PT0S.",
-                        ex);
-            }
-            if (maxClockBackward.isNegative()) {
-                throw new IdempotencyConfigurationException("Config key '" + MAX_CLOCK_BACKWARD + "' is '" + b
-                        + "'; set PT0S (fail at any step back) or a positive duration such as PT1S.");
-            }
-        }
+        // PT0S is valid: generation then fails at any step back.
+        maxClockBackward = s.durationAtLeast(MAX_CLOCK_BACKWARD, DEFAULT_MAX_CLOCK_BACKWARD, Duration.ZERO);
     }
 
     /**

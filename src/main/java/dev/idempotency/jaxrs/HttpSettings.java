@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -64,16 +63,14 @@ final class HttpSettings {
     private final boolean failOpen;
 
     private HttpSettings(ConfigLookup s) {
-        header = token(
-                HEADER,
-                s.get(HEADER).map(String::trim).filter(v -> !v.isEmpty()).orElse(DEFAULT_HEADER));
+        header = token(HEADER, s.text(HEADER).orElse(DEFAULT_HEADER));
         methods = methods(s.get(METHODS).orElse(DEFAULT_METHODS));
-        keyMaxLength = integer(s, KEY_MAX_LENGTH, DEFAULT_KEY_MAX_LENGTH, 1, 8192);
+        keyMaxLength = s.intBetween(KEY_MAX_LENGTH, DEFAULT_KEY_MAX_LENGTH, 1, 8192);
         scope = Scope.parse(s.get(SCOPE).orElse(DEFAULT_SCOPE));
         fingerprintHeaders = headerList(s.get(FINGERPRINT_HEADERS).orElse(""));
         releaseStatuses = statuses(s.get(RELEASE_STATUSES).orElse(DEFAULT_RELEASE_STATUSES));
-        maxStoredBody = integer(s, MAX_STORED_BODY, DEFAULT_MAX_STORED_BODY, 0, Integer.MAX_VALUE - 64);
-        failOpen = bool(FAIL_OPEN, s.get(FAIL_OPEN).orElse("false"));
+        maxStoredBody = s.intBetween(MAX_STORED_BODY, DEFAULT_MAX_STORED_BODY, 0, Integer.MAX_VALUE - 64);
+        failOpen = s.bool(FAIL_OPEN, false);
     }
 
     /**
@@ -240,34 +237,5 @@ final class HttpSettings {
             result.add(status);
         }
         return Set.copyOf(result);
-    }
-
-    private static int integer(ConfigLookup s, String key, int defaultValue, int min, int max) {
-        Optional<String> v = s.get(key).map(String::trim).filter(t -> !t.isEmpty());
-        if (v.isEmpty()) {
-            return defaultValue;
-        }
-        try {
-            int n = Integer.parseInt(v.get());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the range
-        }
-        throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + v.get()
-                + "'; set a whole number from " + min + " to " + max + " (default " + defaultValue + ").");
-    }
-
-    private static boolean bool(String key, String text) {
-        String t = text.trim();
-        if (t.equalsIgnoreCase("true")) {
-            return true;
-        }
-        if (t.equalsIgnoreCase("false") || t.isEmpty()) {
-            return false;
-        }
-        throw new IdempotencyConfigurationException(
-                "Config key '" + key + "' is '" + text + "'; use true or false (default false).");
     }
 }

@@ -44,24 +44,10 @@ public final class MessageSettings {
      * @throws IdempotencyConfigurationException naming the first invalid key and its fix
      */
     public static MessageSettings from(ConfigLookup s) {
-        int max = s.get(MAX_ATTEMPTS)
-                .map(String::trim)
-                .filter(v -> !v.isEmpty())
-                .map(v -> {
-                    try {
-                        return Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        throw new IdempotencyConfigurationException(
-                                "Config key '" + MAX_ATTEMPTS + "' is '" + v + "'; set a whole number from 1 to "
-                                        + MAX_MAX_ATTEMPTS + " (default " + DEFAULT_MAX_ATTEMPTS + ").",
-                                e);
-                    }
-                })
-                .orElse(DEFAULT_MAX_ATTEMPTS);
         return new MessageSettings(
-                max,
-                s.get(RETENTION).map(v -> ConfigLookup.duration(RETENTION, v)).orElse(DEFAULT_RETENTION),
-                s.get(LEASE).map(v -> ConfigLookup.duration(LEASE, v)).orElse(DEFAULT_LEASE));
+                s.intBetween(MAX_ATTEMPTS, DEFAULT_MAX_ATTEMPTS, 1, MAX_MAX_ATTEMPTS),
+                s.duration(RETENTION, DEFAULT_RETENTION),
+                s.duration(LEASE, DEFAULT_LEASE));
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.idempotency.ops;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.ConfigLookup;
-import java.util.Locale;
 
 /**
  * The operations keys, parsed once. An invalid value fails with {@link
@@ -40,26 +39,10 @@ public record OpsSettings(
      * @throws IdempotencyConfigurationException a value is invalid
      */
     public static OpsSettings from(ConfigLookup s) {
-        String role = s.get(INSPECTION_ROLE)
-                .map(String::trim)
-                .filter(v -> !v.isEmpty())
-                .orElse(DEFAULT_INSPECTION_ROLE);
         return new OpsSettings(
-                bool(s, METRICS_ENABLED, true),
-                bool(s, INSPECTION_HTTP_ENABLED, false),
-                role,
-                bool(s, INSPECTION_JMX_REPAIR_ENABLED, false));
-    }
-
-    private static boolean bool(ConfigLookup s, String key, boolean fallback) {
-        String v = s.get(key).map(t -> t.trim().toLowerCase(Locale.ROOT)).orElse(null);
-        if (v == null || v.isEmpty()) {
-            return fallback;
-        }
-        if (v.equals("true") || v.equals("false")) {
-            return Boolean.parseBoolean(v);
-        }
-        throw new IdempotencyConfigurationException(
-                "Config key '" + key + "' is '" + v + "'; use true or false (default " + fallback + ").");
+                s.bool(METRICS_ENABLED, true),
+                s.bool(INSPECTION_HTTP_ENABLED, false),
+                s.text(INSPECTION_ROLE).orElse(DEFAULT_INSPECTION_ROLE),
+                s.bool(INSPECTION_JMX_REPAIR_ENABLED, false));
     }
 }

@@ -47,23 +47,15 @@ public final class TokenSettings {
     private final int maxTotal;
 
     private TokenSettings(ConfigLookup s) {
-        ttl = s.get(TTL).map(v -> ConfigLookup.duration(TTL, v)).orElse(DEFAULT_TTL);
-        header = s.get(HEADER).map(String::trim).filter(v -> !v.isEmpty()).orElse(DEFAULT_HEADER);
+        ttl = s.duration(TTL, DEFAULT_TTL);
+        header = s.text(HEADER).orElse(DEFAULT_HEADER);
         if (!header.chars().allMatch(TokenSettings::isTchar)) {
             throw new IdempotencyConfigurationException("Config key '" + HEADER + "' is '" + header
                     + "', which is not a valid HTTP header name; use letters, digits and '-', such as "
                     + DEFAULT_HEADER + ".");
         }
-        String enabled = s.get(ENDPOINT_ENABLED).map(String::trim).orElse("false");
-        if (enabled.equalsIgnoreCase("true")) {
-            endpointEnabled = true;
-        } else if (enabled.equalsIgnoreCase("false") || enabled.isEmpty()) {
-            endpointEnabled = false;
-        } else {
-            throw new IdempotencyConfigurationException(
-                    "Config key '" + ENDPOINT_ENABLED + "' is '" + enabled + "'; use true or false (default false).");
-        }
-        owner = s.get(OWNER).map(String::trim).filter(v -> !v.isEmpty()).orElse(DEFAULT_OWNER);
+        endpointEnabled = s.bool(ENDPOINT_ENABLED, DEFAULT_ENDPOINT_ENABLED);
+        owner = s.text(OWNER).orElse(DEFAULT_OWNER);
         String lower = owner.toLowerCase(Locale.ROOT);
         boolean headerOwner = lower.startsWith("header:")
                 && owner.length() > "header:".length()

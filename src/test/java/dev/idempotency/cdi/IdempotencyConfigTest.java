@@ -218,6 +218,18 @@ class IdempotencyConfigTest {
     }
 
     @Test
+    void aBadKeyThatIsReadOnlyAfterStartupStillFailsTheDeployment() {
+        for (String key : List.of(
+                "idempotency.keep-alive.enabled",
+                "idempotency.keep-alive.max-duration",
+                "idempotency.metrics.enabled",
+                "idempotency.inspection.http.enabled",
+                "idempotency.inspection.jmx.repair.enabled")) {
+            assertDeploymentFails(Map.of(key, "soon"), List.of(Untuned.class), "Config key '" + key + "' is 'soon'");
+        }
+    }
+
+    @Test
     void aFutureReturningMethodFailsTheDeploymentNamingIt() {
         assertDeploymentFails(
                 Map.of(), List.of(FutureService.class), FutureService.class.getName() + "#later", "Future");

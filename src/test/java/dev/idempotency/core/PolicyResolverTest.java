@@ -143,8 +143,10 @@ class PolicyResolverTest {
                 .hasMessageContaining("positive");
         assertThatThrownBy(() -> resolve("pay", Map.of("Idempotent/onInProgress", "QUEUE")))
                 .hasMessageContaining("REJECT or WAIT");
-        assertThatThrownBy(() -> resolve("pay", Map.of("Idempotent/required", "yes")))
-                .hasMessageContaining("true or false");
+        assertThatThrownBy(() -> resolve("pay", Map.of(CLS + "/Idempotent/required", "yes", "Idempotent/required", "")))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessage("Invalid required for " + CLS + "#pay: Config key '" + CLS
+                        + "/Idempotent/required' is 'yes'; use true or false (default false).");
         assertThatThrownBy(() -> resolve("pay", Map.of("Idempotent/releaseOn", "com.nowhere.Missing")))
                 .hasMessageContaining("com.nowhere.Missing")
                 .hasMessageContaining("cannot be loaded");

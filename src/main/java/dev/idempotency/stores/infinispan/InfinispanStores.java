@@ -192,7 +192,7 @@ public final class InfinispanStores {
             EmbeddedCacheManager manager, ConfigLookup settings, String config, Runnable stop, Clock clock) {
         String name =
                 settings.get(CACHE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_CACHE);
-        Duration grace = duration(settings, CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
+        Duration grace = settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
         String origin = config == null
                 ? "The Infinispan cache manager supplied by the application"
                 : "The Infinispan configuration '" + config + "' (" + CONFIG + ")";
@@ -233,8 +233,8 @@ public final class InfinispanStores {
                         .map(String::trim)
                         .filter(s -> !s.isEmpty())
                         .orElse(DEFAULT_STATE_DIR)),
-                bool(settings, FSYNC, true),
-                duration(settings, WRITE_TIMEOUT, DEFAULT_WRITE_TIMEOUT),
+                settings.bool(FSYNC, true),
+                settings.duration(WRITE_TIMEOUT, DEFAULT_WRITE_TIMEOUT),
                 grace,
                 joined,
                 JoinedMode.registryName(settings));
@@ -435,22 +435,6 @@ public final class InfinispanStores {
             default -> throw new IdempotencyConfigurationException(
                     "Config key '" + key + "' is '" + value + "'; use separate or joined.");
         };
-    }
-
-    private static Duration duration(ConfigLookup settings, String key, Duration dflt) {
-        return settings.get(key).map(v -> ConfigLookup.duration(key, v)).orElse(dflt);
-    }
-
-    private static boolean bool(ConfigLookup settings, String key, boolean dflt) {
-        return settings.get(key)
-                .map(String::trim)
-                .map(v -> switch (v.toLowerCase(java.util.Locale.ROOT)) {
-                    case "true" -> true;
-                    case "false" -> false;
-                    default -> throw new IdempotencyConfigurationException(
-                            "Config key '" + key + "' is '" + v + "'; write true or false.");
-                })
-                .orElse(dflt);
     }
 
     private static URL locate(String config, ClassLoader loader) {

@@ -48,6 +48,7 @@ public final class JpaStoreSettings {
     private final Duration lockTimeout;
     private final Duration claimGrace;
     private final Duration settlePatience;
+    private final boolean createTable;
     private final Map<String, TransactionMode> modes = new ConcurrentHashMap<>();
 
     /**
@@ -58,35 +59,24 @@ public final class JpaStoreSettings {
      */
     public JpaStoreSettings(ConfigLookup settings) {
         this.settings = settings;
-        this.defaultMode = settings.get(TRANSACTION)
-                .filter(v -> !v.isBlank())
+        this.defaultMode = settings.text(TRANSACTION)
                 .map(v -> TransactionMode.parse(TRANSACTION, v))
                 .orElse(DEFAULT_TRANSACTION);
-        this.lockTimeout = settings.get(LOCK_TIMEOUT)
-                .filter(v -> !v.isBlank())
-                .map(v -> ConfigLookup.duration(LOCK_TIMEOUT, v))
-                .orElse(DEFAULT_LOCK_TIMEOUT);
+        this.lockTimeout = settings.duration(LOCK_TIMEOUT, DEFAULT_LOCK_TIMEOUT);
         if (lockTimeout.toMillis() < 1000) {
             // JDBC statement timeouts have a resolution of whole seconds; below one it would mean "none".
             throw new IdempotencyConfigurationException("Config key '" + LOCK_TIMEOUT + "' is " + lockTimeout
                     + "; JDBC statement timeouts count whole seconds, so set at least PT1S.");
         }
-        this.claimGrace = settings.get(CLAIM_GRACE)
-                .filter(v -> !v.isBlank())
-                .map(v -> ConfigLookup.duration(CLAIM_GRACE, v))
-                .orElse(DEFAULT_CLAIM_GRACE);
-        this.settlePatience = settings.get(SETTLE_PATIENCE)
-                .filter(v -> !v.isBlank())
-                .map(v -> ConfigLookup.duration(SETTLE_PATIENCE, v))
-                .orElse(DEFAULT_SETTLE_PATIENCE);
+        this.claimGrace = settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
+        this.settlePatience = settings.duration(SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE);
+        // Read now, though only a missing table consults it, so that a bad value fails the deployment.
+        this.createTable = settings.bool(CREATE_TABLE, true);
     }
 
     /** The data source's JNDI name. */
     public String datasource() {
-        return settings.get(DATASOURCE)
-                .map(String::trim)
-                .filter(v -> !v.isEmpty())
-                .orElse(DEFAULT_DATASOURCE);
+        return settings.text(DATASOURCE).orElse(DEFAULT_DATASOURCE);
     }
 
     /**
@@ -107,10 +97,7 @@ public final class JpaStoreSettings {
         TransactionMode m = modes.get(operation);
         if (m == null) {
             String key = TRANSACTION + "." + operation;
-            m = settings.get(key)
-                    .filter(v -> !v.isBlank())
-                    .map(v -> TransactionMode.parse(key, v))
-                    .orElse(defaultMode);
+            m = settings.text(key).map(v -> TransactionMode.parse(key, v)).orElse(defaultMode);
             modes.put(operation, m);
         }
         return m;
@@ -138,23 +125,11 @@ public final class JpaStoreSettings {
 
     /** Whether to create the table when missing (default true). */
     public boolean createTable() {
-        return settings.get(CREATE_TABLE)
-                .map(String::trim)
-                .map(v -> {
-                    if (v.equalsIgnoreCase("true")) {
-                        return true;
-                    }
-                    if (v.equalsIgnoreCase("false")) {
-                        return false;
-                    }
-                    throw new IdempotencyConfigurationException(
-                            "Config key '" + CREATE_TABLE + "' is '" + v + "'; use true or false.");
-                })
-                .orElse(true);
+        return createTable;
     }
 
     /** The configured dialect name, if any. */
     Optional<String> dialect() {
-        return settings.get(DIALECT).map(String::trim).filter(v -> !v.isEmpty());
+        return settings.text(DIALECT);
     }
 }

@@ -81,47 +81,31 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Durati
     /**
      * The limits configured in {@code settings}.
      *
-     * @throws IdempotencyConfigurationException a value is not a positive whole number
+     * @throws IdempotencyConfigurationException a value is invalid; the message names the key
      */
     public static MemoryStoreLimits from(ConfigLookup settings) {
         return new MemoryStoreLimits(
-                number(settings, MAX_ENTRIES, DEFAULT_MAX_ENTRIES),
-                number(settings, MAX_BYTES, DEFAULT_MAX_BYTES),
-                settings.get(CLAIM_GRACE)
-                        .map(String::trim)
-                        .filter(v -> !v.isEmpty())
-                        .map(v -> ConfigLookup.duration(CLAIM_GRACE, v))
-                        .orElse(DEFAULT_CLAIM_GRACE),
+                settings.longBetween(MAX_ENTRIES, DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE),
+                settings.longBetween(MAX_BYTES, DEFAULT_MAX_BYTES, 1, Long.MAX_VALUE),
+                settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE),
                 fraction(settings, OPERATION_SHARE, DEFAULT_OPERATION_SHARE));
     }
 
     private static double fraction(ConfigLookup settings, String key, double fallback) {
-        String text = settings.get(key).map(String::trim).orElse("");
+        String text = settings.text(key).orElse("");
         if (text.isEmpty()) {
             return fallback;
         }
         try {
-            return Double.parseDouble(text);
+            double share = Double.parseDouble(text);
+            if (share > 0 && share <= 1) {
+                return share;
+            }
         } catch (NumberFormatException e) {
-            throw new IdempotencyConfigurationException(
-                    "Config key '" + key + "' is '" + text + "', which is not a number; set it to a fraction above 0"
-                            + " and at most 1, such as " + fallback + ".",
-                    e);
+            // reported below, with the range
         }
-    }
-
-    private static long number(ConfigLookup settings, String key, long fallback) {
-        String text = settings.get(key).map(String::trim).orElse("");
-        if (text.isEmpty()) {
-            return fallback;
-        }
-        try {
-            return Long.parseLong(text.replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new IdempotencyConfigurationException(
-                    "Config key '" + key + "' is '" + text + "', which is not a whole number; write it like " + fallback
-                            + ".",
-                    e);
-        }
+        throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + text
+                + "'; set a fraction above 0 and at most 1 (1 lets one operation fill the store), such as 0.25"
+                + " (default " + fallback + ").");
     }
 }

@@ -88,6 +88,7 @@ public final class RedisStoreSettings {
 
     private final Topology topology;
     private final URI uri;
+    private final int database;
     private final List<HostPort> clusterNodes;
     private final String sentinelMaster;
     private final List<HostPort> sentinelNodes;
@@ -112,8 +113,8 @@ public final class RedisStoreSettings {
      * @throws IdempotencyConfigurationException a value is invalid; the message names the key
      */
     public RedisStoreSettings(ConfigLookup settings) {
-        Optional<String> cluster = text(settings, CLUSTER_NODES);
-        Optional<String> master = text(settings, SENTINEL_MASTER);
+        Optional<String> cluster = settings.text(CLUSTER_NODES);
+        Optional<String> master = settings.text(SENTINEL_MASTER);
         if (cluster.isPresent() && master.isPresent()) {
             throw new IdempotencyConfigurationException("Config keys '" + CLUSTER_NODES + "' and '" + SENTINEL_MASTER
                     + "' are both set; a store talks to Redis Cluster or to a Sentinel-managed primary, not both."
@@ -121,7 +122,7 @@ public final class RedisStoreSettings {
         }
         this.clusterNodes = cluster.map(v -> hostPorts(CLUSTER_NODES, v)).orElse(List.of());
         this.sentinelMaster = master.orElse(null);
-        this.sentinelNodes = text(settings, SENTINEL_NODES)
+        this.sentinelNodes = settings.text(SENTINEL_NODES)
                 .map(v -> hostPorts(SENTINEL_NODES, v))
                 .orElse(List.of());
         if (sentinelMaster != null && sentinelNodes.isEmpty()) {
@@ -131,18 +132,19 @@ public final class RedisStoreSettings {
         this.topology = !clusterNodes.isEmpty()
                 ? Topology.CLUSTER
                 : sentinelMaster != null ? Topology.SENTINEL : Topology.STANDALONE;
-        this.uri = uri(text(settings, URI).orElse(DEFAULT_URI));
-        this.user = text(settings, USER);
+        this.uri = uri(settings.text(URI).orElse(DEFAULT_URI));
+        this.database = database(uri);
+        this.user = settings.text(USER);
         this.password = settings.get(PASSWORD).filter(v -> !v.isEmpty());
-        this.tls = text(settings, TLS).map(v -> bool(TLS, v)).orElse(false) || "rediss".equals(uri.getScheme());
-        this.connectTimeout = duration(settings, CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT);
-        this.timeout = duration(settings, TIMEOUT, DEFAULT_TIMEOUT);
-        this.poolSize = integer(settings, POOL_SIZE, DEFAULT_POOL_SIZE, 1);
+        this.tls = settings.bool(TLS, false) || "rediss".equals(uri.getScheme());
+        this.connectTimeout = settings.duration(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT);
+        this.timeout = settings.duration(TIMEOUT, DEFAULT_TIMEOUT);
+        this.poolSize = settings.positiveInt(POOL_SIZE, DEFAULT_POOL_SIZE);
         this.keyPrefix = settings.get(KEY_PREFIX).orElse(DEFAULT_KEY_PREFIX);
-        this.claimGrace = duration(settings, CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
-        this.waitReplicas = integer(settings, WAIT_REPLICAS, 0, 0);
-        this.waitTimeout = duration(settings, WAIT_TIMEOUT, DEFAULT_WAIT_TIMEOUT);
-        this.settlePatience = duration(settings, SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE);
+        this.claimGrace = settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
+        this.waitReplicas = settings.intBetween(WAIT_REPLICAS, 0, 0, Integer.MAX_VALUE);
+        this.waitTimeout = settings.duration(WAIT_TIMEOUT, DEFAULT_WAIT_TIMEOUT);
+        this.settlePatience = settings.duration(SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE);
     }
 
     /** The topology the keys select. */
@@ -227,16 +229,7 @@ public final class RedisStoreSettings {
 
     /** The database number of a standalone or Sentinel URI path ({@code /2}), default 0. */
     public int database() {
-        String path = uri.getPath();
-        if (path == null || path.isEmpty() || "/".equals(path)) {
-            return 0;
-        }
-        try {
-            return Integer.parseInt(path.substring(1));
-        } catch (NumberFormatException e) {
-            throw new IdempotencyConfigurationException("Config key '" + URI + "' is '" + uri
-                    + "'; its path must be a database number such as /0, or nothing.");
-        }
+        return database;
     }
 
     /** A description for logs and errors, never with the password. */
@@ -261,10 +254,6 @@ public final class RedisStoreSettings {
         return uri.getPort() > 0 ? uri.getPort() : 6379;
     }
 
-    private static Optional<String> text(ConfigLookup settings, String key) {
-        return settings.get(key).map(String::trim).filter(v -> !v.isEmpty());
-    }
-
     private static URI uri(String text) {
         URI u;
         try {
@@ -287,6 +276,23 @@ public final class RedisStoreSettings {
         return u;
     }
 
+    private static int database(URI uri) {
+        String path = uri.getPath();
+        if (path == null || path.isEmpty() || "/".equals(path)) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(path.substring(1));
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below, with the fix
+        }
+        throw new IdempotencyConfigurationException("Config key '" + URI + "' is '" + uri
+                + "'; its path must be a database number such as /0, or nothing.");
+    }
+
     private static List<HostPort> hostPorts(String key, String text) {
         List<HostPort> out = new ArrayList<>();
         for (String part : text.split(",")) {
@@ -303,38 +309,12 @@ public final class RedisStoreSettings {
                 throw new IdempotencyConfigurationException(
                         "Config key '" + key + "' is '" + text + "'; '" + p + "' has no port number.", e);
             }
+            if (port < 1 || port > 65_535) {
+                throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + text + "'; '" + p
+                        + "' has port " + port + ", but a port is a number from 1 to 65535.");
+            }
             out.add(new HostPort(p.substring(0, colon), port));
         }
         return List.copyOf(out);
-    }
-
-    private static Duration duration(ConfigLookup settings, String key, Duration dflt) {
-        return text(settings, key).map(v -> ConfigLookup.duration(key, v)).orElse(dflt);
-    }
-
-    private static int integer(ConfigLookup settings, String key, int dflt, int min) {
-        Optional<String> v = text(settings, key);
-        if (v.isEmpty()) {
-            return dflt;
-        }
-        int n;
-        try {
-            n = Integer.parseInt(v.get());
-        } catch (NumberFormatException e) {
-            throw new IdempotencyConfigurationException(
-                    "Config key '" + key + "' is '" + v.get() + "', which is not a whole number.", e);
-        }
-        if (n < min) {
-            throw new IdempotencyConfigurationException(
-                    "Config key '" + key + "' is " + n + "; set " + min + " or more.");
-        }
-        return n;
-    }
-
-    private static boolean bool(String key, String v) {
-        if ("true".equalsIgnoreCase(v) || "false".equalsIgnoreCase(v)) {
-            return Boolean.parseBoolean(v);
-        }
-        throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + v + "'; write true or false.");
     }
 }

@@ -1,7 +1,9 @@
 package dev.idempotency.stores.jpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.ConfigLookup;
 import java.io.IOException;
 import java.io.StringReader;
@@ -13,7 +15,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The per-operation transaction mode, set as docs/http.md says, reaches the operation it names. */
+/**
+ * The per-operation transaction mode, set as docs/http.md says, reaches the operation it names; the keys read
+ * only later are still checked when the settings are read.
+ */
 class JpaStoreSettingsTest {
 
     @Test
@@ -36,6 +41,23 @@ class JpaStoreSettingsTest {
         unescaped.load(new StringReader("idempotency.jpa.transaction.POST /orders=joined\n"));
         assertThat(new JpaStoreSettings(ConfigLookup.of(toMap(unescaped))).mode("POST /orders"))
                 .isEqualTo(TransactionMode.SEPARATE);
+    }
+
+    @Test
+    void createTableIsCheckedAtDeploymentNotOnlyWhenTheTableIsMissing() {
+        assertThat(new JpaStoreSettings(ConfigLookup.none()).createTable()).isTrue();
+        assertThat(new JpaStoreSettings(ConfigLookup.of(java.util.Map.of(JpaStoreSettings.CREATE_TABLE, " ")))
+                        .createTable())
+                .as("blank is unset")
+                .isTrue();
+        assertThat(new JpaStoreSettings(ConfigLookup.of(java.util.Map.of(JpaStoreSettings.CREATE_TABLE, "FALSE")))
+                        .createTable())
+                .isFalse();
+        assertThatThrownBy(() ->
+                        new JpaStoreSettings(ConfigLookup.of(java.util.Map.of(JpaStoreSettings.CREATE_TABLE, "no"))))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining("'" + JpaStoreSettings.CREATE_TABLE + "' is 'no'")
+                .hasMessageContaining("true or false");
     }
 
     private static java.util.Map<String, String> toMap(Properties p) {

@@ -104,4 +104,28 @@ class RedisStoreSettingsTest {
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining(RedisStoreSettings.URI);
     }
+
+    @Test
+    void valuesThatUsedToPassUncheckedAreRefusedWhenTheSettingsAreRead() {
+        for (String uri : new String[] {"redis://127.0.0.1:6379/x", "redis://127.0.0.1:6379/-1"}) {
+            assertThatThrownBy(() -> of(Map.of(RedisStoreSettings.URI, uri)))
+                    .as(uri)
+                    .isInstanceOf(IdempotencyConfigurationException.class)
+                    .hasMessageContaining(RedisStoreSettings.URI)
+                    .hasMessageContaining("database number");
+        }
+        for (String nodes : new String[] {"10.0.0.1:0", "10.0.0.1:6379,10.0.0.2:65536", "10.0.0.1:-1"}) {
+            assertThatThrownBy(() -> of(Map.of(RedisStoreSettings.CLUSTER_NODES, nodes)))
+                    .as(nodes)
+                    .isInstanceOf(IdempotencyConfigurationException.class)
+                    .hasMessageContaining(RedisStoreSettings.CLUSTER_NODES)
+                    .hasMessageContaining("from 1 to 65535");
+        }
+        assertThat(of(Map.of(RedisStoreSettings.CLUSTER_NODES, "10.0.0.1:1,10.0.0.2:65535"))
+                        .clusterNodes())
+                .isEqualTo(List.of(new HostPort("10.0.0.1", 1), new HostPort("10.0.0.2", 65535)));
+        assertThat(of(Map.of(RedisStoreSettings.URI, "redis://127.0.0.1:6379/3"))
+                        .database())
+                .isEqualTo(3);
+    }
 }
