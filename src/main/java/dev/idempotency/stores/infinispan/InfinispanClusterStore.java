@@ -6,6 +6,7 @@ import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.RecordStatus;
+import dev.idempotency.stores.ForwardingStore;
 import dev.idempotency.stores.JoinedMode;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
@@ -782,11 +783,12 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     }
 
     /** {@link #forOperation}: this store, with one operation's claims and completions. */
-    private final class OperationStore implements IdempotencyStore {
+    private final class OperationStore extends ForwardingStore {
 
         private final String operation;
 
         OperationStore(String operation) {
+            super(InfinispanClusterStore.this);
             this.operation = operation;
         }
 
@@ -798,41 +800,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         @Override
         public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
             return InfinispanClusterStore.this.complete(operation, key, owner, outcome, ttl);
-        }
-
-        @Override
-        public Optional<IdempotencyRecord> read(String key) {
-            return InfinispanClusterStore.this.read(key);
-        }
-
-        @Override
-        public boolean release(String key, String owner) {
-            return InfinispanClusterStore.this.release(key, owner);
-        }
-
-        @Override
-        public boolean renew(String key, String owner, Duration lease) {
-            return InfinispanClusterStore.this.renew(key, owner, lease);
-        }
-
-        @Override
-        public boolean deleteCompleted(String key, String owner) {
-            return InfinispanClusterStore.this.deleteCompleted(key, owner);
-        }
-
-        @Override
-        public int purgeExpired(int max) {
-            return InfinispanClusterStore.this.purgeExpired(max);
-        }
-
-        @Override
-        public IdempotencyStore forOperation(String other) {
-            return InfinispanClusterStore.this.forOperation(other);
-        }
-
-        @Override
-        public boolean joinsCallerTransaction(String other) {
-            return InfinispanClusterStore.this.joinsCallerTransaction(other);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
+import dev.idempotency.stores.ForwardingStore;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -350,51 +351,17 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     }
 
     /** {@link #forOperation}: claims counted in one operation's usage; the rest is the store's. */
-    private final class OperationStore implements IdempotencyStore {
+    private final class OperationStore extends ForwardingStore {
         private final Usage usage;
 
         OperationStore(Usage usage) {
+            super(MemoryIdempotencyStore.this);
             this.usage = usage;
         }
 
         @Override
         public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
             return MemoryIdempotencyStore.this.claim(usage, key, owner, fingerprint, lease);
-        }
-
-        @Override
-        public Optional<IdempotencyRecord> read(String key) {
-            return MemoryIdempotencyStore.this.read(key);
-        }
-
-        @Override
-        public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
-            return MemoryIdempotencyStore.this.complete(key, owner, outcome, ttl);
-        }
-
-        @Override
-        public boolean renew(String key, String owner, Duration lease) {
-            return MemoryIdempotencyStore.this.renew(key, owner, lease);
-        }
-
-        @Override
-        public boolean release(String key, String owner) {
-            return MemoryIdempotencyStore.this.release(key, owner);
-        }
-
-        @Override
-        public boolean deleteCompleted(String key, String owner) {
-            return MemoryIdempotencyStore.this.deleteCompleted(key, owner);
-        }
-
-        @Override
-        public int purgeExpired(int max) {
-            return MemoryIdempotencyStore.this.purgeExpired(max);
-        }
-
-        @Override
-        public IdempotencyStore forOperation(String other) {
-            return MemoryIdempotencyStore.this.forOperation(other);
         }
     }
 }
