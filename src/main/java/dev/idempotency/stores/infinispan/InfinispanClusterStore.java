@@ -150,7 +150,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     private final Runnable onClose;
     private final RecordSet records;
     private volatile boolean closed;
-    private final AtomicLong catchUpBeaconAt = new AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(1));
 
     /** When this member last warned that its clock is off the cluster's (nanoTime), at most every 10 minutes. */
     private final AtomicLong skewWarnedAt = new AtomicLong(System.nanoTime() - SKEW_WARNING_EVERY.toNanos() - 1);
@@ -323,7 +322,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 if (!now.isAfter(e.clusterClock()) || System.nanoTime() - catchUp >= 0) {
                     throw skewed(e, now, key);
                 }
-                catchUpBeacon();
+                beacon();
                 sleep(100);
                 now = clock.instant();
             }
@@ -569,18 +568,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         } catch (RecordSet.ClockRefused e) {
             skewed(e, now, null);
             return 0;
-        }
-    }
-
-    /**
-     * A beacon for a claim refused while the cluster's clock may be stale: at most one every 250 ms
-     * from this member, however many claims wait, so that a burst of them does not flood the leader.
-     */
-    private void catchUpBeacon() {
-        long last = catchUpBeaconAt.get();
-        long nanos = System.nanoTime();
-        if (nanos - last >= TimeUnit.MILLISECONDS.toNanos(250) && catchUpBeaconAt.compareAndSet(last, nanos)) {
-            beacon();
         }
     }
 
