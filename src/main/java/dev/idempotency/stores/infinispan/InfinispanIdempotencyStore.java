@@ -23,7 +23,7 @@ import org.infinispan.transaction.WriteSkewException;
 /**
  * The store of one node: an embedded, non-clustered Infinispan cache. A cluster of nodes uses {@link
  * InfinispanClusterStore} instead, because a clustered cache's conditional writes are not atomic while
- * members join, leave or die (docs/infinispan-store.md).
+ * members join, leave or die (docs/internals.md, "The Infinispan cluster").
  *
  * <p>Every primitive is one of the cache's atomic conditional writes, and every decision is {@link
  * RecordLifecycle}'s:

@@ -51,7 +51,7 @@ import org.infinispan.manager.EmbeddedCacheManager;
  * </ol>
  *
  * <p>A clustered <em>cache</em> is never used for records: its conditional writes are not atomic while
- * members join, leave or die (docs/infinispan-store.md).
+ * members join, leave or die (docs/internals.md, "The Infinispan cluster").
  */
 public final class InfinispanStores {
 

@@ -340,7 +340,7 @@ class InfinispanPartitionIT {
         // that is killed: its claim committed before the cut, the method ran, its outcome could not be
         // stored while the node was cut off, and once the lease had ended the majority took the key
         // over (a takeover after the lease is what frees a dead owner's key; the majority cannot tell a
-        // cut-off owner from a dead one). docs/infinispan-store.md, "A real partition", documents it.
+        // cut-off owner from a dead one). docs/infinispan-store.md, "During a partition", documents it.
         Map<String, List<Row>> rerunsAfterLease = rows.entrySet().stream()
                 .filter(e -> minorityInFlightAtCut.contains(e.getKey())
                         && e.getValue().size() == 2)

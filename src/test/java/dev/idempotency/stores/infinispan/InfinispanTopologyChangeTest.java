@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * the group when it left, and a new leader was being elected); it does not run.
  *
  * <p>{@code -Dispn.topology.rounds=N} races N rounds of 400 fresh keys on the same churning cluster
- * (the figures in docs/infinispan-store.md); CI runs one.
+ * (how the churn figures of a change are measured); CI runs one.
  */
 class InfinispanTopologyChangeTest {
 

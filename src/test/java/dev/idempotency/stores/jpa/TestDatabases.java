@@ -106,9 +106,7 @@ final class TestDatabases {
             s.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException(
-                    "The JPA store tests need the database at " + url
-                            + " (see docs/jpa-store.md, 'Running the tests'): " + e,
-                    e);
+                    "The JPA store tests need the database at " + url + " (see CONTRIBUTING.md, 'Tests'): " + e, e);
         }
     }
 
