@@ -66,11 +66,7 @@ import org.jgroups.util.Util;
  *       claim gets {@link IdempotencyStoreUnavailableException} (503) within {@code write-timeout} and
  *       its caller does not run.
  *   <li>A claim whose answer did not arrive in time is refused (503) although it may still commit: it
- *       then holds the key until its lease ends (a retry gets 409 meanwhile), and nothing ran. So is one
- *       that committed with less than half its lease left (see {@link #LATE_COMMIT}).
- *   <li>A command carries its member's clock reading; a claim or purge from a member whose clock is
- *       more than {@link RecordSet#CLOCK_TOLERANCE} off the cluster's is refused (see {@link RecordSet}).
- *       Each member commits its reading every {@link RecordSet#BEACON_PERIOD}.
+ *       then holds the key until its lease ends (a retry gets 409 meanwhile), and nothing ran.
  *   <li>A complete or release whose answer did not arrive is sent again for up to {@link
  *       #SETTLE_PATIENCE}; a complete sent again accepts its own COMPLETED record as done.
  *   <li>A duplicate of a key that this member already holds COMPLETED is answered from this member's
@@ -100,19 +96,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
 
     /** A claim's commit at least this slow is refused when it left less than half of the lease. */
     static final Duration LATE_COMMIT = Duration.ofSeconds(1);
-
-    /**
-     * How long a claim whose clock reads ahead of the cluster's keeps sending beacons and trying again,
-     * in case the cluster's clock is only stale: several beacon periods, so that every member that is up
-     * has committed a fresh reading meanwhile, even after an election.
-     */
-    static final Duration CLOCK_CATCH_UP = Duration.ofSeconds(7);
-
-    /** How long a beacon waits for its commit before it is sent again. */
-    private static final Duration BEACON_WAIT = Duration.ofSeconds(2);
-
-    /** At most one WARNING per this period about this member's skewed clock; the others at DEBUG. */
-    private static final Duration SKEW_WARNING_EVERY = Duration.ofMinutes(10);
 
     /** At most one WARNING per this period about claims that committed late; the others at DEBUG. */
     private static final Duration LATE_WARNING_EVERY = Duration.ofMinutes(1);
@@ -148,13 +131,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     private final Options options;
     private final Clock clock;
     private final Runnable onClose;
-    private final RecordSet records;
-    private volatile boolean closed;
-    private final AtomicLong catchUpBeaconAt = new AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(1));
-
-    /** When this member last warned that its clock is off the cluster's (nanoTime), at most every 10 minutes. */
-    private final AtomicLong skewWarnedAt = new AtomicLong(System.nanoTime() - SKEW_WARNING_EVERY.toNanos() - 1);
-
+    private final RecordSet records = new RecordSet();
     private final ForkChannel channel;
     private final RaftHandle raft;
 
@@ -181,7 +158,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         this.options = options;
         this.clock = clock;
         this.onClose = onClose;
-        this.records = new RecordSet(options.members().size());
         Transport transport = GlobalComponentRegistry.componentOf(manager, Transport.class);
         if (!(transport instanceof JGroupsTransport jgroups)) {
             throw new IllegalStateException("the Infinispan cache manager has no JGroups transport: " + transport);
@@ -214,7 +190,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 }
             });
             channel.connect(stack);
-            startBeacons();
         } catch (Exception e) {
             throw new IllegalStateException(
                     "could not join the RAFT group '" + stack + "' as '" + options.raftId() + "' with its log in "
@@ -308,26 +283,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 return ClaimResult.existing(current);
             }
         }
-        ClaimResult result;
-        long catchUp = System.nanoTime() + CLOCK_CATCH_UP.toNanos();
-        while (true) {
-            try {
-                result =
-                        RecordSet.claimResult(send("claim", key, RecordSet.claim(key, owner, fingerprint, now, lease)));
-                break;
-            } catch (RecordSet.ClockRefused e) {
-                // Behind the cluster's clock: this clock is off (the cluster's cannot run ahead of true
-                // time unless most members' clocks do). Ahead of it: the cluster's clock may only be
-                // stale, as after an election that took a while (no beacon committed meanwhile), and
-                // catches up as the members' beacons commit: add this one's and try again, a while.
-                if (!now.isAfter(e.clusterClock()) || System.nanoTime() - catchUp >= 0) {
-                    throw skewed(e, now, key);
-                }
-                catchUpBeacon();
-                sleep(100);
-                now = clock.instant();
-            }
-        }
+        ClaimResult result =
+                RecordSet.claimResult(send("claim", key, RecordSet.claim(key, owner, fingerprint, now, lease)));
         if (result.claimed()) {
             refuseIfLate(key, owner, lease, now, result.record().expiresAt());
         }
@@ -564,91 +521,12 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         if (max <= 0 || !records.hasDead(now, options.claimGrace())) {
             return 0;
         }
-        try {
-            return RecordSet.intResult(send("purge", null, RecordSet.purge(now, options.claimGrace(), max)));
-        } catch (RecordSet.ClockRefused e) {
-            skewed(e, now, null);
-            return 0;
-        }
-    }
-
-    /**
-     * A beacon for a claim refused while the cluster's clock may be stale: at most one every 250 ms
-     * from this member, however many claims wait, so that a burst of them does not flood the leader.
-     */
-    private void catchUpBeacon() {
-        long last = catchUpBeaconAt.get();
-        long nanos = System.nanoTime();
-        if (nanos - last >= TimeUnit.MILLISECONDS.toNanos(250) && catchUpBeaconAt.compareAndSet(last, nanos)) {
-            beacon();
-        }
-    }
-
-    /** Commits this member's clock reading; whether it committed within {@link #BEACON_WAIT}. */
-    private boolean beacon() {
-        byte[] beacon = RecordSet.beacon(options.raftId(), clock.instant());
-        try {
-            raft.setAsync(beacon, 0, beacon.length, null).get(BEACON_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (Exception e) {
-            LOG.log(System.Logger.Level.DEBUG, "RAFT clock beacon not committed: {0}", e.toString());
-            return false;
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Whether the cluster's clock is known here (a majority of the members' beacons applied). */
-    boolean clockChecked() {
-        return records.clusterClock() != null;
-    }
-
-    /**
-     * The error for a claim refused because this member's clock is off the cluster's; logs it at
-     * WARNING at most every 10 minutes (an operator must fix the clock), else at DEBUG.
-     */
-    private IdempotencyStoreUnavailableException skewed(RecordSet.ClockRefused e, Instant now, String key) {
-        Duration off = Duration.between(e.clusterClock(), now);
-        String text = "This node's clock reads " + now + ", " + off.toSeconds() + " s from the idempotency cluster's ("
-                + e.clusterClock() + ", the median of its members' clocks); a node whose clock is more than "
-                + RecordSet.CLOCK_TOLERANCE.toSeconds() + " s off may neither claim keys nor purge records, since it"
-                + " would expire the others' records early or late. Synchronise its clock (NTP).";
-        long last = skewWarnedAt.get();
-        long nanos = System.nanoTime();
-        boolean warn = nanos - last > SKEW_WARNING_EVERY.toNanos() && skewWarnedAt.compareAndSet(last, nanos);
-        LOG.log(warn ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, text);
-        return new IdempotencyStoreUnavailableException(
-                null, key == null ? null : hash(key), text + " The call did not run; retry it.", e);
-    }
-
-    /**
-     * Commits this member's clock reading every {@link RecordSet#BEACON_PERIOD}, from a daemon thread,
-     * the first as soon as a leader is known: the cluster's clock is the median of these.
-     */
-    private void startBeacons() {
-        Thread beacons = new Thread(() -> {
-            while (!closed && !Thread.currentThread().isInterrupted()) {
-                sleep(hasLeader() && beacon() ? RecordSet.BEACON_PERIOD.toMillis() : 200);
-            }
-        });
-        beacons.setName("idempotency-raft-clock-" + options.raftId());
-        beacons.setDaemon(true);
-        beacons.start();
+        return RecordSet.intResult(send("purge", null, RecordSet.purge(now, options.claimGrace(), max)));
     }
 
     /** Leaves the RAFT group; stops the cache manager if this store started it. */
     @Override
     public void close() {
-        closed = true;
         try {
             channel.disconnect();
             channel.close();

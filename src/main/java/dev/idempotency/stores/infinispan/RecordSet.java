@@ -34,12 +34,6 @@ import org.jgroups.raft.StateMachine;
  *   <li>{@link #apply} depends only on the state and the command: the clock reading is part of the
  *       command (the proposing node's clock, as for a claim on any store), and so is the claim grace
  *       of a purge. Every member therefore reaches the same state.
- *   <li>The cluster's clock is the median of the members' latest clock beacons ({@link #beacon}, a
- *       no-op that carries its sender's id and reading) as the log holds them, once a majority of the
- *       members has sent one. A command whose reading is more than {@link #CLOCK_TOLERANCE} from it
- *       comes from a skewed clock: a claim or a purge is refused (it would take over running claims,
- *       run completed keys again, or delete the others' records), and a complete, prepare, commit or
- *       renew, whose owner already runs, is decided on the cluster's clock instead.
  *   <li>A read-only command ({@link #read}) changes nothing; the leader answers it once a majority
  *       confirmed it is still the leader, which makes the answer current (linearizable).
  *   <li>{@link #local} reads this member's copy without RAFT. It may lag behind the leader by the
@@ -62,88 +56,14 @@ final class RecordSet implements StateMachine {
 
     /** Version of the snapshot format, first byte of every snapshot. */
     private static final byte SNAPSHOT_V1 = 1;
-    /** Version 2: version 1 plus the members' clock readings. */
-    private static final byte SNAPSHOT_V2 = 2;
-
-    /** First byte of the answer to a command refused for its sender's clock; then the cluster's clock. */
-    private static final byte REFUSED_CLOCK = 0x7F;
-
-    /** How often each member sends its clock beacon. */
-    static final Duration BEACON_PERIOD = Duration.ofSeconds(2);
-
-    /** How far a command's clock reading may be from the cluster's clock. */
-    static final Duration CLOCK_TOLERANCE = Duration.ofSeconds(30);
-
-    /** A command refused because its sender's clock is more than {@link #CLOCK_TOLERANCE} off. */
-    static final class ClockRefused extends RuntimeException {
-        private final Instant clusterClock;
-
-        ClockRefused(Instant clusterClock) {
-            super(
-                    "refused: the sender's clock is more than " + CLOCK_TOLERANCE.toSeconds()
-                            + " s from the cluster's, " + clusterClock,
-                    null,
-                    false,
-                    false);
-            this.clusterClock = clusterClock;
-        }
-
-        Instant clusterClock() {
-            return clusterClock;
-        }
-    }
-
-    /** How many members the RAFT group has; 0 checks no clock. */
-    private final int members;
 
     private final Map<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
-
-    /** Each member's latest clock beacon reading, by RAFT id: part of the state. */
-    private final Map<String, Instant> readings = new ConcurrentHashMap<>();
 
     /**
      * The outcomes of prepared claims, by key (see {@link #prepare}): an entry exists only next to its
      * owner's IN_PROGRESS record, and goes when that record is replaced or removed.
      */
     private final Map<String, byte[]> prepared = new ConcurrentHashMap<>();
-
-    /** A record set that checks no clock (tests of the records alone). */
-    RecordSet() {
-        this(0);
-    }
-
-    /** @param members how many members the RAFT group has: the cluster's clock needs a majority's beacons */
-    RecordSet(int members) {
-        this.members = members;
-    }
-
-    /**
-     * The cluster's clock as of the last command applied here: the median of the members' latest
-     * beacon readings, or {@code null} while fewer than a majority of the members has sent one.
-     */
-    Instant clusterClock() {
-        if (members == 0 || readings.size() < members / 2 + 1) {
-            return null;
-        }
-        List<Instant> sorted = new ArrayList<>(readings.values());
-        sorted.sort(null);
-        return sorted.get((sorted.size() - 1) / 2);
-    }
-
-    /** The cluster's clock when {@code now} is more than {@link #CLOCK_TOLERANCE} from it, else {@code null}. */
-    private Instant skewed(Instant now) {
-        Instant cluster = clusterClock();
-        if (cluster == null || Duration.between(cluster, now).abs().compareTo(CLOCK_TOLERANCE) <= 0) {
-            return null;
-        }
-        return cluster;
-    }
-
-    /** The instant a command of an owner decides on: its own, or the cluster's when its own is skewed. */
-    private Instant decidingClock(Instant now) {
-        Instant cluster = skewed(now);
-        return cluster == null ? now : cluster;
-    }
 
     /** This member's copy of a key's record (live or not), without asking the cluster. */
     IdempotencyRecord local(String key) {
@@ -266,17 +186,6 @@ final class RecordSet implements StateMachine {
         return command(NOOP, out -> {});
     }
 
-    /**
-     * A no-op that carries a member's clock reading: it changes no record, and sets the member's
-     * reading in the cluster's clock. A member of an earlier version applies it as a plain no-op.
-     */
-    static byte[] beacon(String member, Instant now) {
-        return command(NOOP, out -> {
-            RecordCodec.writeString(out, member);
-            RecordCodec.writeInstant(out, now);
-        });
-    }
-
     /** Read-only: the key's record, live or not, or none. */
     static byte[] read(String key) {
         return command(READ, out -> RecordCodec.writeString(out, key));
@@ -284,9 +193,7 @@ final class RecordSet implements StateMachine {
 
     // ---------------------------------------------------------------- answers
 
-    /** @throws ClockRefused the claim's clock reading was too far from the cluster's */
     static ClaimResult claimResult(byte[] answer) {
-        refusedForClock(answer);
         return decode(answer, in -> {
             boolean claimed = in.readBoolean();
             IdempotencyRecord record = RecordCodec.readRecord(in);
@@ -299,25 +206,8 @@ final class RecordSet implements StateMachine {
         return decode(answer, DataInput::readBoolean);
     }
 
-    /** @throws ClockRefused a purge's clock reading was too far from the cluster's */
     static int intResult(byte[] answer) {
-        refusedForClock(answer);
         return decode(answer, DataInput::readInt);
-    }
-
-    /** Throws {@link ClockRefused} when the answer is a refusal (no other answer starts with its byte). */
-    private static void refusedForClock(byte[] answer) {
-        if (answer != null && answer.length == 13 && answer[0] == REFUSED_CLOCK) {
-            throw new ClockRefused(decode(answer, in -> {
-                in.readByte();
-                return RecordCodec.readInstant(in);
-            }));
-        }
-    }
-
-    private static void refuse(DataOutput out, Instant cluster) throws IOException {
-        out.writeByte(REFUSED_CLOCK);
-        RecordCodec.writeInstant(out, cluster);
     }
 
     static IdempotencyRecord recordResult(byte[] answer) {
@@ -348,11 +238,7 @@ final class RecordSet implements StateMachine {
             case PURGE -> applyPurge(in, out);
             case PREPARE -> applyPrepare(in, out);
             case COMMIT_PREPARED -> applyCommitPrepared(in, out);
-            case NOOP -> {
-                if (in.available() > 0) {
-                    readings.put(RecordCodec.readString(in), RecordCodec.readInstant(in));
-                }
-            }
+            case NOOP -> {}
             case RENEW -> applyRenew(in, out);
             case READ -> RecordCodec.writeOptionalRecord(out, records.get(RecordCodec.readString(in)));
             default -> throw new IOException("unknown idempotency record command " + op);
@@ -367,11 +253,6 @@ final class RecordSet implements StateMachine {
         String fingerprint = RecordCodec.readString(in);
         Instant now = RecordCodec.readInstant(in);
         Duration lease = readDuration(in);
-        Instant cluster = skewed(now);
-        if (cluster != null) {
-            refuse(out, cluster);
-            return;
-        }
         IdempotencyRecord existing = records.get(key);
         if (!RecordLifecycle.isClaimable(existing, now)) {
             out.writeBoolean(false);
@@ -390,7 +271,7 @@ final class RecordSet implements StateMachine {
     private void applyRenew(DataInput in, DataOutput out) throws IOException {
         String key = RecordCodec.readString(in);
         String owner = RecordCodec.readString(in);
-        Instant now = decidingClock(RecordCodec.readInstant(in));
+        Instant now = RecordCodec.readInstant(in);
         Duration lease = readDuration(in);
         IdempotencyRecord existing = records.get(key);
         if (!RecordLifecycle.isOwnedBy(existing, owner)) {
@@ -405,7 +286,7 @@ final class RecordSet implements StateMachine {
         String key = RecordCodec.readString(in);
         String owner = RecordCodec.readString(in);
         byte[] outcome = RecordCodec.readBytes(in);
-        Instant now = decidingClock(RecordCodec.readInstant(in));
+        Instant now = RecordCodec.readInstant(in);
         Duration ttl = readDuration(in);
         boolean acceptOwn = in.readBoolean();
         out.writeBoolean(completeWith(key, owner, outcome, now, ttl, acceptOwn));
@@ -431,7 +312,7 @@ final class RecordSet implements StateMachine {
         String key = RecordCodec.readString(in);
         String owner = RecordCodec.readString(in);
         byte[] outcome = RecordCodec.readBytes(in);
-        Instant now = decidingClock(RecordCodec.readInstant(in));
+        Instant now = RecordCodec.readInstant(in);
         Duration ttl = readDuration(in);
         IdempotencyRecord existing = records.get(key);
         if (!RecordLifecycle.isOwnedBy(existing, owner)) {
@@ -455,7 +336,7 @@ final class RecordSet implements StateMachine {
     private void applyCommitPrepared(DataInput in, DataOutput out) throws IOException {
         String key = RecordCodec.readString(in);
         String owner = RecordCodec.readString(in);
-        Instant now = decidingClock(RecordCodec.readInstant(in));
+        Instant now = RecordCodec.readInstant(in);
         Duration ttl = readDuration(in);
         boolean acceptOwn = in.readBoolean();
         out.writeBoolean(completeWith(key, owner, prepared.get(key), now, ttl, acceptOwn));
@@ -465,11 +346,6 @@ final class RecordSet implements StateMachine {
         Instant now = RecordCodec.readInstant(in);
         Duration grace = readDuration(in);
         int max = in.readInt();
-        Instant cluster = skewed(now);
-        if (cluster != null) {
-            refuse(out, cluster);
-            return;
-        }
         // Smallest keys first: which records a batch deletes must not depend on this member's map order.
         List<String> dead = new ArrayList<>();
         for (IdempotencyRecord r : records.values()) {
@@ -509,13 +385,12 @@ final class RecordSet implements StateMachine {
     @Override
     public void readContentFrom(DataInput in) throws Exception {
         byte version = in.readByte();
-        if (version != SNAPSHOT_V1 && version != SNAPSHOT_V2) {
+        if (version != SNAPSHOT_V1) {
             throw new IOException("idempotency record snapshot of unknown version " + version);
         }
         int n = in.readInt();
         records.clear();
         prepared.clear();
-        readings.clear();
         for (int i = 0; i < n; i++) {
             IdempotencyRecord r = RecordCodec.readRecord(in);
             records.put(r.key(), r);
@@ -524,12 +399,6 @@ final class RecordSet implements StateMachine {
         for (int i = 0; i < p; i++) {
             prepared.put(RecordCodec.readString(in), RecordCodec.readBytes(in));
         }
-        if (version == SNAPSHOT_V2) {
-            int m = in.readInt();
-            for (int i = 0; i < m; i++) {
-                readings.put(RecordCodec.readString(in), RecordCodec.readInstant(in));
-            }
-        }
     }
 
     /** Writes the records and prepared outcomes in key order: every member's snapshot of one state is the same. */
@@ -537,7 +406,7 @@ final class RecordSet implements StateMachine {
     public void writeContentTo(DataOutput out) throws Exception {
         List<IdempotencyRecord> all = new ArrayList<>(records.values());
         all.sort(java.util.Comparator.comparing(IdempotencyRecord::key));
-        out.writeByte(SNAPSHOT_V2);
+        out.writeByte(SNAPSHOT_V1);
         out.writeInt(all.size());
         for (IdempotencyRecord r : all) {
             RecordCodec.writeRecord(out, r);
@@ -548,13 +417,6 @@ final class RecordSet implements StateMachine {
         for (Map.Entry<String, byte[]> e : outcomes) {
             RecordCodec.writeString(out, e.getKey());
             RecordCodec.writeBytes(out, e.getValue());
-        }
-        List<Map.Entry<String, Instant>> clocks = new ArrayList<>(readings.entrySet());
-        clocks.sort(Map.Entry.comparingByKey());
-        out.writeInt(clocks.size());
-        for (Map.Entry<String, Instant> e : clocks) {
-            RecordCodec.writeString(out, e.getKey());
-            RecordCodec.writeInstant(out, e.getValue());
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.idempotency.stores.infinispan;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -192,66 +191,5 @@ class RecordSetTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         set.writeContentTo(new DataOutputStream(bytes));
         return bytes.toByteArray();
-    }
-
-    /** Three members' beacons, one member 25 h ahead: the cluster's clock is the median, T0 here. */
-    private static RecordSet clocked() throws Exception {
-        RecordSet set = new RecordSet(3);
-        apply(set, RecordSet.beacon("a", T0.minusSeconds(2)));
-        assertThat(set.clusterClock()).as("one member of three is no majority").isNull();
-        apply(set, RecordSet.beacon("b", T0));
-        apply(set, RecordSet.beacon("ahead", T0.plus(Duration.ofHours(25))));
-        assertThat(set.clusterClock()).isEqualTo(T0);
-        return set;
-    }
-
-    @Test
-    void aClaimOrPurgeWhoseClockIsOffTheClustersIsRefusedAndChangesNothing() throws Exception {
-        RecordSet set = clocked();
-        assertThat(RecordSet.claimResult(apply(set, RecordSet.claim("k", "a", "fp", T0.plusSeconds(25), LEASE)))
-                        .claimed())
-                .as("a clock within the tolerance")
-                .isTrue();
-        Instant ahead = T0.plus(Duration.ofHours(25));
-        byte[] takeover = RecordSet.claim("k", "b", "fp", ahead, LEASE);
-        assertThatThrownBy(() -> RecordSet.claimResult(apply(set, takeover)))
-                .isInstanceOf(RecordSet.ClockRefused.class)
-                .satisfies(e ->
-                        assertThat(((RecordSet.ClockRefused) e).clusterClock()).isEqualTo(T0));
-        byte[] behind = RecordSet.claim("other", "b", "fp", T0.minus(Duration.ofHours(25)), LEASE);
-        assertThatThrownBy(() -> RecordSet.claimResult(apply(set, behind))).isInstanceOf(RecordSet.ClockRefused.class);
-        assertThat(set.local("other")).isNull();
-        byte[] purge = RecordSet.purge(ahead, GRACE, 100);
-        assertThatThrownBy(() -> RecordSet.intResult(apply(set, purge))).isInstanceOf(RecordSet.ClockRefused.class);
-        assertThat(set.local("k").owner()).isEqualTo("a");
-    }
-
-    @Test
-    void anOwnersCompleteFromASkewedClockIsDecidedOnTheClustersClock() throws Exception {
-        RecordSet set = clocked();
-        assertThat(RecordSet.claimResult(apply(set, RecordSet.claim("k", "a", "fp", T0, LEASE)))
-                        .claimed())
-                .isTrue();
-        Instant behind = T0.minus(Duration.ofHours(25));
-        assertThat(RecordSet.booleanResult(apply(set, RecordSet.renew("k", "a", behind, LEASE))))
-                .isTrue();
-        assertThat(set.local("k").expiresAt()).isEqualTo(T0.plus(LEASE));
-        assertThat(RecordSet.booleanResult(
-                        apply(set, RecordSet.complete("k", "a", new byte[] {1}, behind, TTL, false))))
-                .isTrue();
-        assertThat(set.local("k").expiresAt()).isEqualTo(T0.plus(TTL));
-    }
-
-    @Test
-    void theMembersClocksAreInTheSnapshotAndABeaconChangesNoRecord() throws Exception {
-        RecordSet set = clocked();
-        assertThat(set.size()).isZero();
-        RecordSet restored = new RecordSet(3);
-        restored.readContentFrom(new DataInputStream(new ByteArrayInputStream(snapshot(set))));
-        assertThat(restored.clusterClock()).isEqualTo(T0);
-        assertThat(snapshot(restored)).isEqualTo(snapshot(set));
-        // A plain no-op (a new leader's, or a beacon applied by a member without clocks) changes nothing.
-        apply(restored, RecordSet.noop());
-        assertThat(restored.clusterClock()).isEqualTo(T0);
     }
 }
