@@ -8,65 +8,62 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A store that hands every call to another: the base of a store's view for one operation ({@link
- * IdempotencyStore#forOperation}), which overrides only the calls the operation changes.
+ * A store that hands every call to another, {@link #delegate()}: the base of a store's view for one
+ * operation ({@link IdempotencyStore#forOperation}), which overrides only the calls the operation
+ * changes.
  */
 public abstract class ForwardingStore implements IdempotencyStore {
 
-    private final IdempotencyStore store;
-
-    /** @param store the store every call not overridden goes to */
-    protected ForwardingStore(IdempotencyStore store) {
-        this.store = store;
-    }
+    /** The store every call not overridden goes to; asked on every call, so it may be bound late. */
+    protected abstract IdempotencyStore delegate();
 
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-        return store.claim(key, owner, fingerprint, lease);
+        return delegate().claim(key, owner, fingerprint, lease);
     }
 
     @Override
     public Optional<IdempotencyRecord> read(String key) {
-        return store.read(key);
+        return delegate().read(key);
     }
 
     @Override
     public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
-        return store.complete(key, owner, outcome, ttl);
+        return delegate().complete(key, owner, outcome, ttl);
     }
 
     @Override
     public boolean release(String key, String owner) {
-        return store.release(key, owner);
+        return delegate().release(key, owner);
     }
 
     @Override
     public boolean renew(String key, String owner, Duration lease) {
-        return store.renew(key, owner, lease);
+        return delegate().renew(key, owner, lease);
     }
 
     @Override
     public boolean deleteCompleted(String key, String owner) {
-        return store.deleteCompleted(key, owner);
+        return delegate().deleteCompleted(key, owner);
     }
 
     @Override
     public int purgeExpired(int max) {
-        return store.purgeExpired(max);
+        return delegate().purgeExpired(max);
     }
 
     @Override
     public IdempotencyStore forOperation(String operation) {
-        return store.forOperation(operation);
+        return delegate().forOperation(operation);
     }
 
     @Override
     public void checkOperations(Set<String> operations) {
-        store.checkOperations(operations);
+        delegate().checkOperations(operations);
     }
 
     @Override
     public boolean joinsCallerTransaction(String operation) {
-        return store.joinsCallerTransaction(operation);
+        return delegate().joinsCallerTransaction(operation);
     }
 }

@@ -8,6 +8,7 @@ import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.RecordStatus;
 import dev.idempotency.stores.ForwardingStore;
 import dev.idempotency.stores.JoinedMode;
+import dev.idempotency.stores.Throttle;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -26,7 +27,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -100,7 +100,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     /** At most one WARNING per this period about claims that committed late; the others at DEBUG. */
     private static final Duration LATE_WARNING_EVERY = Duration.ofMinutes(1);
 
-    private final AtomicLong lateWarnedAt = new AtomicLong(System.nanoTime() - LATE_WARNING_EVERY.toNanos() - 1);
+    private final Throttle lateWarning = new Throttle(LATE_WARNING_EVERY);
 
     /**
      * What a cluster store needs besides its cache manager.
@@ -313,11 +313,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
             // The claim holds the key until its lease ends; nothing runs under it.
         }
         long took = Duration.between(sent, now).toMillis();
-        long last = lateWarnedAt.get();
-        long nanos = System.nanoTime();
-        boolean warn = nanos - last > LATE_WARNING_EVERY.toNanos() && lateWarnedAt.compareAndSet(last, nanos);
         LOG.log(
-                warn ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+                lateWarning.warningLevel(),
                 "Infinispan cluster claim of key {0} committed {1} ms after it was sent, with less than half of"
                         + " its lease ({2} ms) left; it was given back and its call refused (503). The RAFT group"
                         + " ''{3}'' commits too slowly for this lease: look at the members' load and network, or"
@@ -679,8 +676,12 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         private final String operation;
 
         OperationStore(String operation) {
-            super(InfinispanClusterStore.this);
             this.operation = operation;
+        }
+
+        @Override
+        protected IdempotencyStore delegate() {
+            return InfinispanClusterStore.this;
         }
 
         @Override

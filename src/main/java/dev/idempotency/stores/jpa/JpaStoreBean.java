@@ -5,6 +5,7 @@ import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.ForwardingStore;
 import dev.idempotency.stores.JoinedMode;
 import dev.idempotency.stores.OptionalStores;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -179,8 +180,8 @@ public class JpaStoreBean implements IdempotencyStore {
         return s;
     }
 
-    /** {@link #forOperation}: the operation's view of the store, taken when the store exists. */
-    private final class OperationStore implements IdempotencyStore {
+    /** {@link #forOperation}: the operation's view of the store, taken on its first call. */
+    private final class OperationStore extends ForwardingStore {
 
         private final String operation;
         private volatile IdempotencyStore bound;
@@ -189,7 +190,8 @@ public class JpaStoreBean implements IdempotencyStore {
             this.operation = operation;
         }
 
-        private IdempotencyStore bound() {
+        @Override
+        protected IdempotencyStore delegate() {
             IdempotencyStore b = bound;
             if (b == null) {
                 b = store().forOperation(operation);
@@ -199,43 +201,13 @@ public class JpaStoreBean implements IdempotencyStore {
         }
 
         @Override
-        public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-            return bound().claim(key, owner, fingerprint, lease);
-        }
-
-        @Override
-        public Optional<IdempotencyRecord> read(String key) {
-            return bound().read(key);
-        }
-
-        @Override
-        public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
-            return bound().complete(key, owner, outcome, ttl);
-        }
-
-        @Override
-        public boolean release(String key, String owner) {
-            return bound().release(key, owner);
-        }
-
-        @Override
-        public boolean renew(String key, String owner, Duration lease) {
-            return bound().renew(key, owner, lease);
-        }
-
-        @Override
-        public boolean deleteCompleted(String key, String owner) {
-            return bound().deleteCompleted(key, owner);
-        }
-
-        @Override
-        public int purgeExpired(int max) {
-            return bound().purgeExpired(max);
-        }
-
-        @Override
         public IdempotencyStore forOperation(String other) {
             return JpaStoreBean.this.forOperation(other);
+        }
+
+        @Override
+        public void checkOperations(Set<String> operations) {
+            JpaStoreBean.this.checkOperations(operations);
         }
 
         /** From the settings alone, so that planning an operation does not need the data source. */

@@ -6,6 +6,7 @@ import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.stores.ForwardingStore;
+import dev.idempotency.stores.Throttle;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,7 +42,6 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     static final long RECORD_OVERHEAD_BYTES = 400;
 
     private static final System.Logger LOG = System.getLogger(MemoryIdempotencyStore.class.getName());
-    private static final long WARN_INTERVAL_NANOS = Duration.ofMinutes(1).toNanos();
 
     /** A record and the usage it is counted in. */
     private record Held(IdempotencyRecord record, Usage usage) {}
@@ -68,7 +68,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     private final AtomicLong bytes = new AtomicLong();
     private final ReentrantLock sweeping = new ReentrantLock();
     private final AtomicLong refusedSinceWarning = new AtomicLong();
-    private final AtomicLong nextWarningNanos = new AtomicLong(System.nanoTime());
+    private final Throttle fullWarning = new Throttle(Duration.ofMinutes(1));
 
     /** A store on the system clock with the default limits. */
     public MemoryIdempotencyStore() {
@@ -220,9 +220,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
         String fix = "Raise the limits" + (share ? " or the share" : "")
                 + ", shorten idempotency.ttl, or use a shared store (idempotency.store=jpa, infinispan or redis).";
         long refused = refusedSinceWarning.incrementAndGet();
-        long now = System.nanoTime();
-        long next = nextWarningNanos.get();
-        if (now - next >= 0 && nextWarningNanos.compareAndSet(next, now + WARN_INTERVAL_NANOS)) {
+        if (fullWarning.pass()) {
             refusedSinceWarning.addAndGet(-refused);
             LOG.log(
                     Level.WARNING,
@@ -355,8 +353,12 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
         private final Usage usage;
 
         OperationStore(Usage usage) {
-            super(MemoryIdempotencyStore.this);
             this.usage = usage;
+        }
+
+        @Override
+        protected IdempotencyStore delegate() {
+            return MemoryIdempotencyStore.this;
         }
 
         @Override
