@@ -3,18 +3,20 @@
 # the server "it" with src/it/liberty/server.xml, the H2 driver of its default data source and the
 # PostgreSQL driver of the data sources the test applications define, and
 # ports moved by this checkout's IDEMPOTENCY_TEST_PORT_OFFSET (HTTP 17080, HTTPS 17443) in its
-# bootstrap.properties. Writes target/servers/liberty.properties, which failsafe passes to the tests
+# bootstrap.properties. Writes liberty.properties next to <wlp home>, which failsafe passes to the tests
 # and arquillian.xml reads.
-#   setup.sh <wlp home> <folder holding h2.jar and postgresql.jar>
+#   setup.sh <wlp home> <folder holding h2.jar and postgresql.jar> [web profile feature]
+# The web profile feature is webProfile-10.0 unless given (webProfile-11.0 for Jakarta EE 11).
 set -euo pipefail
 home="$1"
 lib="$2"
+profile="${3:-webProfile-10.0}"
 here="$(cd "$(dirname "$0")" && pwd)"
 offset=${IDEMPOTENCY_TEST_PORT_OFFSET:-0}
 server="$home/usr/servers/it"
 
 mkdir -p "$server/lib"
-cp "$here/server.xml" "$server/server.xml"
+sed "s|<feature>webProfile-10.0</feature>|<feature>$profile</feature>|" "$here/server.xml" >"$server/server.xml"
 cp "$lib/h2.jar" "$lib/postgresql.jar" "$server/lib/"
 cat >"$server/bootstrap.properties" <<PROPS
 it.http.port=$((17080 + offset))
@@ -24,4 +26,4 @@ PROPS
 cat >"$(dirname "$home")/liberty.properties" <<PROPS
 it.liberty.httpPort=$((17080 + offset))
 PROPS
-echo "Open Liberty server it ready in $server (HTTP 127.0.0.1:$((17080 + offset)))"
+echo "Open Liberty server it ($profile) ready in $server (HTTP 127.0.0.1:$((17080 + offset)))"

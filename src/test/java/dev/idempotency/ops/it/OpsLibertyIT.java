@@ -31,7 +31,7 @@ class OpsLibertyIT extends OpsScenarios {
      */
     @BeforeAll
     static void start() throws Exception {
-        home = Path.of(System.getProperty("it.liberty.home", "target/servers/wlp"));
+        home = Path.of(System.getProperty("it.liberty.home", "target/servers/liberty-26.0.0.3/wlp"));
         Path driver = home.resolve("usr/servers/it/lib/postgresql.jar");
         if (!Files.isRegularFile(driver)) {
             throw new AssertionError("no " + driver
@@ -49,18 +49,22 @@ class OpsLibertyIT extends OpsScenarios {
                 .as(ZipExporter.class)
                 .exportTo(dir.resolve("apps/ops-it.war").toFile(), true);
         Files.writeString(dir.resolve("jvm.options"), "-Xmx512m\n-XX:TieredStopAtLevel=1\n");
+        // The web profile of the Liberty step (webProfile-11.0 for Jakarta EE 11), and the MicroProfile
+        // OpenAPI that goes with it: 3.1 needs Jakarta EE 10, 4.1 is the one for EE 11.
+        String profile = System.getProperty("it.liberty.webProfile", "webProfile-10.0");
         Files.writeString(
                 dir.resolve("server.xml"),
                 """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <server description="idempotency-ee operations test">
                   <featureManager>
-                    <feature>webProfile-10.0</feature>
+                    <feature>%s</feature>
                     <feature>mpConfig-3.1</feature>
                     <feature>mpMetrics-5.1</feature>
                     <feature>mpHealth-4.0</feature>
-                    <feature>mpOpenAPI-3.1</feature>
+                    <feature>%s</feature>
                   </featureManager>
+                  <ltpa keysPassword="ops-it"/>
                   <httpEndpoint id="defaultHttpEndpoint" host="127.0.0.1" httpPort="%d" httpsPort="-1"/>
                   <mpMetrics authentication="false"/>
                   <library id="pg">
@@ -76,7 +80,12 @@ class OpsLibertyIT extends OpsScenarios {
                   <applicationMonitor updateTrigger="disabled" dropinsEnabled="false"/>
                 </server>
                 """
-                        .formatted(PORT, PROXY.port(), database.substring(database.lastIndexOf('/') + 1)));
+                        .formatted(
+                                profile,
+                                profile.endsWith("-11.0") ? "mpOpenAPI-4.1" : "mpOpenAPI-3.1",
+                                PORT,
+                                PROXY.port(),
+                                database.substring(database.lastIndexOf('/') + 1)));
         log = dir.resolve("console.log");
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/server").toString(), "run", "ops")
                 .redirectErrorStream(true)
