@@ -16,7 +16,11 @@ offset=${IDEMPOTENCY_TEST_PORT_OFFSET:-0}
 server="$home/usr/servers/it"
 
 mkdir -p "$server/lib"
-sed "s|<feature>webProfile-10.0</feature>|<feature>$profile</feature>|" "$here/server.xml" >"$server/server.xml"
+# Fault Tolerance 4.0 is MicroProfile 6 (Jakarta EE 10); 4.1 goes with Jakarta EE 11.
+ft=mpFaultTolerance-4.0
+if [ "$profile" != "${profile%-11.0}" ]; then ft=mpFaultTolerance-4.1; fi
+sed -e "s|<feature>webProfile-10.0</feature>|<feature>$profile</feature>|" \
+    -e "s|<feature>mpFaultTolerance-4.0</feature>|<feature>$ft</feature>|" "$here/server.xml" >"$server/server.xml"
 cp "$lib/h2.jar" "$lib/postgresql.jar" "$server/lib/"
 cat >"$server/bootstrap.properties" <<PROPS
 it.http.port=$((17080 + offset))

@@ -18,6 +18,7 @@ import dev.idempotency.it.app.ProbedBean;
 import dev.idempotency.it.app.Receipt;
 import dev.idempotency.it.app.RefundService;
 import dev.idempotency.it.app.ShippingBean;
+import dev.idempotency.it.app.TimedCharges;
 import dev.idempotency.it.app.TxCharges;
 import dev.idempotency.it.app.TxChargesEjb;
 import dev.idempotency.spi.Races;
@@ -497,6 +498,112 @@ abstract class IdempotentBeansScenarios {
             assertEquals(new Receipt(id, 1, 0), receipt);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Inject
+    TimedCharges timed;
+
+    /**
+     * A stage bounded by {@code orTimeout} fails its caller while the work goes on: a retry meanwhile,
+     * and after the work wrote its row, and two leases later, is refused as in progress. The work ran
+     * once: one effect row.
+     */
+    @Test
+    void aStageThatTimesOutHoldsTheKeyWhileItsWorkRunsAndAfter() throws Exception {
+        String id = "or-timeout-" + System.nanoTime();
+        assertHeldAfterTheTimeout(id, () -> stageOutcome(timed.orTimeout(id)), "java.util.concurrent.TimeoutException");
+    }
+
+    /**
+     * MicroProfile Fault Tolerance's {@code @Timeout}, with and without {@code @Asynchronous}: its
+     * {@code TimeoutException} reaches the caller while (or after) the work writes its row, and the key
+     * stays claimed past the lease. Payara has Fault Tolerance, and so do Open Liberty and WildFly as the
+     * test servers are set up. GlassFish has none: there the annotations are inert, and the check is
+     * that the method runs once and replays as any guarded method.
+     */
+    @Test
+    void aFaultToleranceTimeoutHoldsTheKeyWhileItsWorkRunsAndAfter() throws Exception {
+        if (Thread.currentThread()
+                        .getContextClassLoader()
+                        .getResource("org/eclipse/microprofile/faulttolerance/Timeout.class")
+                == null) {
+            String id = "no-ft-" + System.nanoTime();
+            Object first = stageOutcome(timed.faultToleranceAsync(id));
+            assertEquals("charged " + id + " #1", first, "without Fault Tolerance: the work's result");
+            assertEquals(first, stageOutcome(timed.faultToleranceAsync(id)), "the replay");
+            assertEquals(1, rows(id), "effect rows of the key");
+            return;
+        }
+        String async = "ft-async-" + System.nanoTime();
+        assertHeldAfterTheTimeout(async, () -> stageOutcome(timed.faultToleranceAsync(async)), FT_TIMEOUT);
+
+        // Synchronous: the caller's thread runs the work, so the retry comes from another thread.
+        String sync = "ft-sync-" + System.nanoTime();
+        ExecutorService pool = Executors.newSingleThreadExecutor(threads);
+        try {
+            Future<Object> first = pool.submit(() -> outcome(() -> timed.faultToleranceSync(sync)));
+            awaitExecutions(sync, 1);
+            assertInstanceOf(
+                    IdempotencyInProgressException.class,
+                    outcome(() -> timed.faultToleranceSync(sync)),
+                    "a retry while the first call runs");
+            Object firstOutcome = first.get(30, TimeUnit.SECONDS);
+            assertEquals(FT_TIMEOUT, firstOutcome.getClass().getName(), "the first call: " + firstOutcome);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertHeldPastTheLease(sync, () -> timed.faultToleranceSync(sync));
+    }
+
+    private static final String FT_TIMEOUT = "org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException";
+
+    private void assertHeldAfterTheTimeout(String id, Callable<Object> call, String timeout) throws Exception {
+        Object first = outcome(call);
+        assertEquals(timeout, first.getClass().getName(), "the first call: " + first);
+        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry while the timed-out work runs");
+        assertHeldPastTheLease(id, call);
+    }
+
+    /** After the work's row is written, and two leases later, a retry is refused and nothing runs again. */
+    private void assertHeldPastTheLease(String id, Callable<Object> call) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (rows(id) < 1) {
+            assertTrue(
+                    System.nanoTime() < deadline,
+                    "the work's effect row within 30 s; executions " + effects.executions(id));
+            Thread.sleep(20);
+        }
+        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry after the work ended");
+        Thread.sleep(2 * java.time.Duration.parse(TimedCharges.LEASE).toMillis());
+        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry two leases later");
+        assertEquals(1, rows(id), "effect rows of the key");
+        assertEquals(1, timed.started(id), "starts of the key's work");
+        assertEquals(1, effects.executions(id), "executions of the key");
+    }
+
+    private void awaitExecutions(String id, int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (timed.started(id) < expected) {
+            assertTrue(System.nanoTime() < deadline, "execution " + expected + " of " + id + " within 30 s");
+            Thread.sleep(5);
+        }
+    }
+
+    private static Object stageOutcome(java.util.concurrent.CompletionStage<?> stage) throws Exception {
+        try {
+            return stage.toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof Exception ex ? ex : e;
+        }
+    }
+
+    /** What the call returned, or what it threw. */
+    private static Object outcome(Callable<Object> call) {
+        try {
+            return call.call();
+        } catch (Exception e) {
+            return e;
         }
     }
 
