@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.IdempotencyInProgressException;
+import dev.idempotency.IdempotencyKeyMismatchException;
+import dev.idempotency.cdi.ShapeRows;
+import dev.idempotency.cdi.ShapeRows.Shape;
+import dev.idempotency.cdi.Shapes;
 import dev.idempotency.it.app.BmtCharges;
 import dev.idempotency.it.app.CreditOverloads;
 import dev.idempotency.it.app.DeclaredNotifier;
@@ -17,6 +21,7 @@ import dev.idempotency.it.app.PaymentEjb;
 import dev.idempotency.it.app.ProbedBean;
 import dev.idempotency.it.app.Receipt;
 import dev.idempotency.it.app.RefundService;
+import dev.idempotency.it.app.ShapesEjb;
 import dev.idempotency.it.app.ShippingBean;
 import dev.idempotency.it.app.TimedCharges;
 import dev.idempotency.it.app.TxCharges;
@@ -73,7 +78,7 @@ abstract class IdempotentBeansScenarios {
         return Deployments.withPostgres(
                 Deployments.war(name)
                         .addPackage(Effects.class.getPackage())
-                        .addClasses(Races.class, IdempotentBeansScenarios.class)
+                        .addClasses(Races.class, IdempotentBeansScenarios.class, Shapes.class, ShapeRows.class)
                         .addAsResource(
                                 // CALLERS WAIT callers race for one key: every one of them may wait.
                                 new StringAsset("idempotency.wait.max-per-key=" + CALLERS + "\n"
@@ -498,6 +503,47 @@ abstract class IdempotentBeansScenarios {
             assertEquals(new Receipt(id, 1, 0), receipt);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Inject
+    ShapesEjb shapesEjb;
+
+    /**
+     * The shape matrix ({@link ShapeRows}) through an EJB, on the server's own EJB container and JSON-B:
+     * for every argument shape, as the key an equal value (another instance) replays and a value that
+     * differs in one piece of state runs; as the payload under one key an equal value replays, a changed
+     * one is a mismatch, and the changed one under its own key runs.
+     */
+    @Test
+    void everyArgumentShapeIsReadWholeThroughAnEjb() {
+        List<String> failures = new ArrayList<>();
+        ShapeRows.all().forEach(shape -> checkShape(shape, failures));
+        assertTrue(failures.isEmpty(), failures.size() + " failures:\n" + String.join("\n", failures));
+    }
+
+    private <T> void checkShape(Shape<T> shape, List<String> failures) {
+        String first = shape.asKey().apply(shapesEjb, shape.value().get());
+        if (!first.equals(shape.asKey().apply(shapesEjb, shape.value().get()))) {
+            failures.add(shape + " as the key: an equal value ran again");
+        }
+        if (first.equals(shape.asKey().apply(shapesEjb, shape.other().get()))) {
+            failures.add(shape + " as the key: a value that differs in one piece of state was replayed");
+        }
+        String key = "ejb-" + shape.name() + "-" + System.nanoTime();
+        String payload = shape.asPayload().apply(shapesEjb, key, shape.value().get());
+        if (!payload.equals(
+                shape.asPayload().apply(shapesEjb, key, shape.value().get()))) {
+            failures.add(shape + " as the payload: an equal value under the same key ran again");
+        }
+        Object changed = outcome(
+                () -> shape.asPayload().apply(shapesEjb, key, shape.other().get()));
+        if (!(changed instanceof IdempotencyKeyMismatchException)) {
+            failures.add(shape + " as the payload: a changed value under the same key gave " + changed);
+        }
+        if (payload.equals(
+                shape.asPayload().apply(shapesEjb, key + "-other", shape.other().get()))) {
+            failures.add(shape + " as the payload: the changed value under its own key was replayed");
         }
     }
 
