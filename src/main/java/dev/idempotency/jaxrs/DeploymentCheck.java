@@ -3,6 +3,8 @@ package dev.idempotency.jaxrs;
 import dev.idempotency.core.EntryPointServices;
 import dev.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.inject.spi.CDI;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
@@ -10,6 +12,7 @@ import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.annotation.HandlesTypes;
 import jakarta.ws.rs.Path;
 import java.lang.System.Logger.Level;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -30,7 +33,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *       instead of failing the deployment.
  * </ol>
  *
- * <p>The servlet container hands this initializer the {@code @Path} classes of the WAR. Listed in
+ * <p>It also adds {@link FormBodyFilter} to a WAR with resource classes. The servlet container hands
+ * this initializer the {@code @Path} classes of the WAR. Listed in
  * {@code META-INF/services/jakarta.servlet.ServletContainerInitializer}. Internal.
  */
 @HandlesTypes(Path.class)
@@ -44,6 +48,14 @@ public class DeploymentCheck implements ServletContainerInitializer {
     @Override
     public void onStartup(Set<Class<?>> classes, ServletContext context) {
         context.addListener(new Check(classes == null ? Set.of() : Set.copyOf(classes)));
+        if (classes != null && !classes.isEmpty()) {
+            // Before the application's own filters, so that the body is still unread.
+            FilterRegistration.Dynamic form = context.addFilter(FormBodyFilter.class.getName(), new FormBodyFilter());
+            if (form != null) {
+                form.setAsyncSupported(true);
+                form.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+            }
+        }
     }
 
     private static final class Check implements ServletContextListener {

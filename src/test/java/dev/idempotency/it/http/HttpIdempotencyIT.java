@@ -18,6 +18,7 @@ import dev.idempotency.it.http.app.MappedFailure;
 import dev.idempotency.it.http.app.NestedStep;
 import dev.idempotency.it.http.app.OrdersResource;
 import dev.idempotency.it.http.app.Security;
+import dev.idempotency.it.http.app.ShapesResource;
 import dev.idempotency.it.http.app.TicketsApi;
 import dev.idempotency.it.http.app.TicketsResource;
 import dev.idempotency.spi.Races;
@@ -84,6 +85,9 @@ class HttpIdempotencyIT {
                         NestedStep.class,
                         OrdersResource.class,
                         Security.class,
+                        ShapesResource.class,
+                        ShapesResource.Cart.class,
+                        ShapesResource.Line.class,
                         TicketsApi.class,
                         TicketsResource.class)
                 .addAsResource(
@@ -521,6 +525,82 @@ class HttpIdempotencyIT {
         assertProblem(post("orders", body, KEY, key, "X-Currency", "USD"), 422, "key-mismatch");
         assertTrue(replayed(post("orders", body, KEY, key, "X-Currency", "EUR")));
         assertEquals(1, count("create:" + body));
+    }
+
+    /**
+     * The shape matrix's HTTP rows: for each body a resource method reads (text, bytes, a stream, a
+     * JSON-P object, a record, a bean holding a list, a generic list, form parameters and a form map),
+     * the method gets the whole body after the guard read it; the same body under one key replays, a
+     * body that differs in one value is a mismatch, and that body under its own key runs.
+     */
+    @Test
+    void everyBodyShapeIsFingerprintedWholeAndReachesTheMethodIntact() throws Exception {
+        record Row(String route, String type, String body, String read, String changed, String changedRead) {}
+        String line1 = "{\"sku\":\"A\",\"quantity\":1}";
+        String line2 = "{\"sku\":\"A\",\"quantity\":2}";
+        String lines = "[{\"sku\":\"A\",\"quantity\":1},{\"sku\":\"B\",\"quantity\":2}]";
+        String changedLines = "[{\"sku\":\"A\",\"quantity\":1},{\"sku\":\"B\",\"quantity\":3}]";
+        String json = "application/json";
+        String form = "application/x-www-form-urlencoded";
+        List<Row> rows = List.of(
+                new Row(
+                        "text",
+                        "text/plain; charset=UTF-8",
+                        "h\u00e9llo \u2713",
+                        "h\u00e9llo \u2713",
+                        "h\u00e9llo \u2717",
+                        "h\u00e9llo \u2717"),
+                new Row("bytes", "application/octet-stream", "ab-1", "ab-1", "ab-2", "ab-2"),
+                new Row("stream", "application/octet-stream", "cd-1", "cd-1", "cd-2", "cd-2"),
+                new Row("json-object", json, line1, "Ax1", line2, "Ax2"),
+                new Row("record", json, line1, "Ax1", line2, "Ax2"),
+                new Row(
+                        "bean",
+                        json,
+                        "{\"owner\":\"Ann\",\"lines\":" + lines + "}",
+                        "Ann:Ax1,Bx2",
+                        "{\"owner\":\"Ann\",\"lines\":" + changedLines + "}",
+                        "Ann:Ax1,Bx3"),
+                new Row("list", json, lines, "Ax1,Bx2", changedLines, "Ax1,Bx3"),
+                new Row("form", form, "a=1&b=x%20y", "1,x y", "a=1&b=x%20z", "1,x z"),
+                new Row("form-map", form, "a=1&b=x%20y", "1,x y", "a=1&b=x%20z", "1,x z"));
+        List<String> failures = new ArrayList<>();
+        for (Row row : rows) {
+            String key = unique();
+            HttpResponse<byte[]> first = postAs(row.route(), row.type(), row.body(), key);
+            String got = text(first);
+            if (first.statusCode() != 200 || !got.endsWith(" read " + row.read()) || replayed(first)) {
+                failures.add(row.route() + ": the first call answered " + first.statusCode() + " " + got);
+                continue;
+            }
+            HttpResponse<byte[]> repeat = postAs(row.route(), row.type(), row.body(), key);
+            if (!replayed(repeat) || !got.equals(text(repeat))) {
+                failures.add(row.route() + ": the same body under the same key answered " + repeat.statusCode() + " "
+                        + text(repeat) + " (replayed: " + replayed(repeat) + ")");
+            }
+            HttpResponse<byte[]> changed = postAs(row.route(), row.type(), row.changed(), key);
+            if (changed.statusCode() != 422) {
+                failures.add(row.route() + ": a changed body under the same key answered " + changed.statusCode() + " "
+                        + text(changed));
+            }
+            HttpResponse<byte[]> own = postAs(row.route(), row.type(), row.changed(), unique());
+            if (own.statusCode() != 200 || !text(own).endsWith(" read " + row.changedRead()) || replayed(own)) {
+                failures.add(row.route() + ": the changed body under its own key answered " + own.statusCode() + " "
+                        + text(own));
+            }
+        }
+        assertTrue(failures.isEmpty(), failures.size() + " failures:\n" + String.join("\n", failures));
+    }
+
+    private HttpResponse<byte[]> postAs(String path, String contentType, String body, String key) throws Exception {
+        return client.send(
+                HttpRequest.newBuilder(base().resolve("api/shapes/" + path))
+                        .timeout(Duration.ofSeconds(60))
+                        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                        .header("Content-Type", contentType)
+                        .header(KEY, key)
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
     }
 
     @Test
