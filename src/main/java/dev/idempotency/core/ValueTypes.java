@@ -109,11 +109,13 @@ final class ValueTypes {
      * @param walk for {@link Kind#JSONB}: whether a nested value may be of another class than declared
      *     (or the type is recursive), so each call checks it before trusting JSON-B
      * @param refusal why its state cannot be read, for {@link Kind#REFUSED}
+     * @param direct for {@link Kind#JSONB} without a walk: how {@link DirectJson} writes it without
+     *     JSON-B, the same text; {@code null} where that is not certain, and JSON-B writes it
      */
-    record Shape(Kind kind, List<Prop> props, boolean walk, String refusal) {}
+    record Shape(Kind kind, List<Prop> props, boolean walk, String refusal, DirectJson.Plan direct) {}
 
-    private static final Shape VALUE = new Shape(Kind.VALUE, List.of(), false, null);
-    private static final Shape OPEN = new Shape(Kind.OPEN, List.of(), false, null);
+    private static final Shape VALUE = new Shape(Kind.VALUE, List.of(), false, null, null);
+    private static final Shape OPEN = new Shape(Kind.OPEN, List.of(), false, null, null);
 
     private static final Set<Class<?>> SCALARS = Set.of(
             String.class,
@@ -197,7 +199,7 @@ final class ValueTypes {
     }
 
     private static Shape refused(String why) {
-        return new Shape(Kind.REFUSED, List.of(), false, why);
+        return new Shape(Kind.REFUSED, List.of(), false, why, null);
     }
 
     private static Shape analyse(Class<?> c) {
@@ -309,7 +311,11 @@ final class ValueTypes {
             }
         }
         props.sort(Comparator.comparing(Prop::name));
-        return new Shape(jsonb ? Kind.JSONB : Kind.FIELDS, List.copyOf(props), walk, null);
+        List<Prop> sorted = List.copyOf(props);
+        if (!jsonb) {
+            return new Shape(Kind.FIELDS, sorted, walk, null, null);
+        }
+        return new Shape(Kind.JSONB, sorted, walk, null, walk ? null : DirectJson.plan(c, sorted));
     }
 
     private enum Faithful {
