@@ -27,53 +27,16 @@ import javax.sql.DataSource;
 
 /**
  * The JPA store: one row per key in the table {@value #TABLE} of the application's database, written
- * with plain JDBC on the application's (JTA) data source. No JPA provider takes part: none can log a
- * failed statement, none needs to be visible to the application, and each call is the fewest round
- * trips the database allows.
- *
- * <p>The rules are {@link RecordLifecycle}'s; each primitive is one atomic SQL statement that applies
- * them, compare-and-set style:
- *
- * <ol>
- *   <li><b>claim</b>: the INSERT of the new IN_PROGRESS row ({@link Dialect#claim()}: {@code ON
- *       CONFLICT DO NOTHING} on PostgreSQL, which also returns the existing row in the same statement;
- *       {@code INSERT IGNORE} on MariaDB/MySQL; a plain INSERT whose duplicate-key error fails only
- *       that statement elsewhere). If the key exists, its row is read with a plain SELECT (on
- *       PostgreSQL it came back with the INSERT; in the {@code joined} mode on MariaDB/MySQL the
- *       SELECT is {@code LOCK IN SHARE MODE}, which adds no lock to the one the INSERT IGNORE took,
- *       see {@link Dialect#read}); no repeat is read with {@code SELECT ... FOR UPDATE}. A live
- *       record is reported as it is, without a lock:
- *       a live COMPLETED record changes only by expiring, and a live IN_PROGRESS one only by expiring or
- *       through its owner, so a poll (an {@code onInProgress = WAIT} duplicate) writes nothing and
- *       never queues before the owner's complete. A record that is not live is taken over by one
- *       UPDATE conditional on its expiry ({@code WHERE idem_key = ? AND expires_at <= now}, the SQL
- *       form of {@link RecordLifecycle#isClaimable}); of racing takeovers one changes the row, the
- *       others find it live again;
- *   <li><b>complete</b>: one UPDATE, <b>release</b>: one DELETE, each fenced by {@code WHERE idem_key
- *       = ? AND owner_token = ? AND status = 'IN_PROGRESS'} ({@link RecordLifecycle#isOwnedBy}): one
- *       row changed means done, none means the claim is not the caller's any more;
- *   <li><b>purge</b> deletes rows that are not live, except IN_PROGRESS rows within {@code
- *       idempotency.jpa.claim-grace} after their lease, whose owner may still complete.
- * </ol>
- *
- * <p>In the {@code separate} mode (the default, and always for calls outside a guarded operation:
- * message attempts, one-time tokens, cluster locks) each statement autocommits on a connection that
- * takes part in no caller's transaction: one round trip, no BEGIN or COMMIT of its own. In the {@code
- * joined} mode the statements run on the connection of the caller's transaction; on PostgreSQL the
- * claim runs under a savepoint, so that a lock wait that times out (the duplicate of a key whose first
- * caller has not committed) fails only the claim and not the caller's whole transaction. The savepoint,
- * the claim and the savepoint's release go to the server as one statement: one round trip.
- *
- * <p>Lock waits are bounded by {@code idempotency.jpa.lock-timeout}: on PostgreSQL by cancelling a
- * statement past it ({@link StatementWatchdog}), elsewhere by a JDBC query timeout. A claim
- * whose wait times out reports the key as IN_PROGRESS, so the caller gets 409 or waits, never a server
- * error. Complete and release retry a lock timeout, a deadlock, a serialization failure, a lost
- * connection, a failover and a pool timeout for up to {@code idempotency.jpa.settle-patience}: the
- * operation ran, and its outcome must not be lost to a passing fault. Any other database failure is an
- * {@link IdempotencyStoreUnavailableException} (HTTP 503). Instants come from the store's {@link
- * Clock}, in milliseconds; the purge and the takeover act on a record only once its expiry has passed
- * on that clock and on the database's ({@link Dialect#nowMillis}), so a node whose clock runs ahead
- * acts early on nobody's record.
+ * with plain JDBC on the application's (JTA) data source; no JPA provider takes part. Each primitive
+ * is one atomic statement applying {@link RecordLifecycle}'s rules, compare-and-set style: claim is an
+ * INSERT of the IN_PROGRESS row ({@link Dialect#claim()}), or one UPDATE conditional on the old row's
+ * expiry; complete (UPDATE) and release (DELETE) are fenced by key, owner token and IN_PROGRESS; purge
+ * spares IN_PROGRESS rows within {@code claim-grace} of their lease. A live record is read without a
+ * lock. In the {@code separate} mode each statement autocommits on a connection of its own; in {@code
+ * joined} it runs in the caller's transaction (on PostgreSQL the claim under a savepoint, sent as one
+ * statement). Lock waits are bounded ({@link StatementWatchdog}), transient faults of complete and
+ * release retried up to {@code settle-patience}, other failures are {@link
+ * IdempotencyStoreUnavailableException}. The design, per dialect: docs/jpa-store.md.
  */
 public final class JpaIdempotencyStore implements IdempotencyStore {
 

@@ -28,41 +28,15 @@ import redis.clients.jedis.params.SetParams;
 
 /**
  * A store on Redis: one server, a Sentinel-managed primary, or Redis Cluster. One Redis string per
- * record ({@code <prefix><key>}, the value in {@link RedisRecordCodec}'s binary form), so every
- * record lives in one hash slot and every primitive works unchanged on Redis Cluster.
- *
- * <p>Every write is one atomic server-side step, and every decision is {@link RecordLifecycle}'s, made
- * in Java on the value that the write is then conditioned on:
- *
- * <ul>
- *   <li>claim: {@code SET key claim NX PX lease+grace GET}, one round trip: it writes the claim if the
- *       key is absent and otherwise returns what is there. A record that is there but no longer live
- *       (a lease that ended) is taken over by the compare-and-set below;
- *   <li>complete, release, operator delete: {@code GET}, decide, then the compare-and-set script;
- *       complete and release retry a lost connection or a failover for {@code
- *       idempotency.redis.settle-patience} ({@link #isTransient});
- *   <li>compare-and-set: a Lua script ({@link #CAS_SCRIPT}, run by its SHA) that replaces or deletes
- *       the value only if it is still byte for byte the value that was judged. Owner tokens are unique
- *       per call and every record holds its owner, so an unchanged value is the same record: this is
- *       the owner fencing, exactly like Infinispan's {@code replace(key, seen, next)}.
- * </ul>
- *
- * <p>Expiry is Redis's: a COMPLETED record's {@code PX} is its ttl; an IN_PROGRESS record's is its
- * lease plus {@code idempotency.redis.claim-grace}, so that an owner that ran past its lease can still
- * complete while nobody took over (liveness is the record's {@code expiresAt}, not the key's
- * presence). {@link #purgeExpired} therefore deletes nothing and scans nothing.
- *
- * <p>With {@code idempotency.redis.wait-replicas} = n &gt; 0, a claim and a completion wait until n
- * replicas acknowledged the write ({@code WAIT}, in one pipeline with the write, so on the connection
- * that wrote). A claim that is not acknowledged in time is
- * withdrawn and the call refused (store unavailable): the guarded method does not run on a claim that
- * a failover could lose. A completion that is not acknowledged in time is kept on the primary and
- * logged at WARNING: the method already ran, and its outcome is better on the primary than nowhere.
- *
- * <p>The store's clock is the node's wall clock (lease ends and retention are written as instants);
- * Redis's own TTLs are relative, and a takeover needs the record's end to have passed on Redis's
- * clock too ({@code TIME} in the compare-and-set script), so a node whose clock runs ahead takes over
- * nothing early and Redis alone removes records.
+ * record ({@code <prefix><key>}, in {@link RedisRecordCodec}'s binary form), so every record lives in
+ * one hash slot. Every write is one atomic server-side step conditioned on the value that
+ * {@link RecordLifecycle}'s decision was made on: a claim is {@code SET NX PX GET}; complete, release
+ * and takeover go through a compare-and-set script ({@link #CAS_SCRIPT}) that acts only if the value is
+ * still byte for byte the judged one (owner tokens are unique, so that is the owner fencing). A
+ * completion compares against the bytes its claim wrote, without a read first. Redis expires every
+ * record itself ({@code PX}: the ttl, or the lease plus {@code claim-grace}), a takeover also waits for
+ * Redis's clock ({@code TIME}), and {@code wait-replicas} makes claims and completions wait for
+ * replicas. The design and its guarantees: docs/redis-store.md.
  */
 public final class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
