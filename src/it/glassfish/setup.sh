@@ -5,7 +5,7 @@
 # (jdbc/__default, java:comp/DefaultDataSource) at embedded Derby: GlassFish's default database,
 # without the network Derby server on the fixed port 1527 that `asadmin start-database` would start.
 # Writes target/servers/glassfish.properties, which failsafe passes to the tests and arquillian.xml reads.
-#   setup.sh <glassfish home>
+#   setup.sh <glassfish home>   (GlassFish 7 or 8)
 set -euo pipefail
 home="$1"
 base=$((20000 + ${IDEMPOTENCY_TEST_PORT_OFFSET:-0}))
@@ -27,8 +27,25 @@ if [ "$(cat "$domain/.idempotency-it" 2>/dev/null)" != "$stamp" ]; then
   echo "$stamp" >"$domain/.idempotency-it"
 fi
 
+# The Arquillian adapter starts and stops the domain with "java -jar <its home>/glassfish/modules/admin-cli.jar",
+# which GlassFish 8 no longer has. For it, the adapter's home is a folder of its own: the domains of this
+# installation, and an admin-cli.jar (AsadminShim) that runs this installation's bin/asadmin.
+adapter_home="$home"
+if [ ! -f "$home/glassfish/modules/admin-cli.jar" ]; then
+  adapter_home="$home-adapter"
+  rm -rf "$adapter_home"
+  mkdir -p "$adapter_home/glassfish/modules" "$adapter_home/classes"
+  ln -s "$home/glassfish/domains" "$adapter_home/glassfish/domains"
+  javac -d "$adapter_home/classes" "$(dirname "$0")/AsadminShim.java"
+  printf 'Main-Class: AsadminShim\n' >"$adapter_home/manifest.txt"
+  jar --create --file "$adapter_home/glassfish/modules/admin-cli.jar" --manifest "$adapter_home/manifest.txt" \
+    -C "$adapter_home/classes" .
+  echo "$home/bin/asadmin" >"$adapter_home/glassfish/modules/asadmin.path"
+fi
+
 cat >"$(dirname "$home")/glassfish.properties" <<PROPS
 it.glassfish.adminPort=$((base + 48))
 it.glassfish.httpPort=$((base + 80))
+it.glassfish.home=$adapter_home
 PROPS
 echo "GlassFish domain it ready in $domain (HTTP 127.0.0.1:$((base + 80)), admin $((base + 48)))"
