@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -45,12 +46,13 @@ final class FormBodyFilter implements Filter {
     @Override
     public void init(FilterConfig config) {
         try {
-            header = ConfigProvider.getConfig(config.getServletContext().getClassLoader())
-                    .getOptionalValue(HttpSettings.HEADER, String.class)
-                    .map(String::trim)
-                    .orElse(HttpSettings.DEFAULT_HEADER);
+            // Read as the guard reads it (a blank value is the default, the name is checked).
+            Config mp = ConfigProvider.getConfig(config.getServletContext().getClassLoader());
+            header = HttpSettings.from(key -> mp.getOptionalValue(key, String.class))
+                    .header();
         } catch (RuntimeException | LinkageError e) {
-            // No MicroProfile Config here: the JAX-RS feature reports that; the default header applies.
+            // No MicroProfile Config, or invalid HTTP settings: the JAX-RS feature fails the deployment
+            // for those; meanwhile the default header applies.
         }
     }
 
