@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.IdempotencyInProgressException;
-import dev.idempotency.IdempotencyKeyMismatchException;
 import dev.idempotency.cdi.ShapeRows;
-import dev.idempotency.cdi.ShapeRows.Shape;
 import dev.idempotency.cdi.Shapes;
 import dev.idempotency.it.app.BmtCharges;
 import dev.idempotency.it.app.CreditOverloads;
@@ -21,9 +19,7 @@ import dev.idempotency.it.app.PaymentEjb;
 import dev.idempotency.it.app.ProbedBean;
 import dev.idempotency.it.app.Receipt;
 import dev.idempotency.it.app.RefundService;
-import dev.idempotency.it.app.ShapesEjb;
 import dev.idempotency.it.app.ShippingBean;
-import dev.idempotency.it.app.TimedCharges;
 import dev.idempotency.it.app.TxCharges;
 import dev.idempotency.it.app.TxChargesEjb;
 import dev.idempotency.spi.Races;
@@ -49,7 +45,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * In Payara Micro, the guarded beans of one test WAR, run by two deployments that differ only in
  * {@code idempotency.interceptor.priority}: {@link IdempotentBeansIT} at the default (100, outside
- * {@code @Transactional}) and {@link IdempotentBeansAtPriority1000IT} (inside it).
+ * {@code @Transactional}) and {@link IdempotentBeansAtPriority1000IT} (inside it), and by the store
+ * variants. The cases that depend on neither the priority nor the store (the shape matrix through an
+ * EJB, the timeouts) are {@link IdempotentBeansIT}'s alone.
  *
  * <ul>
  *   <li>a @Stateless EJB and an @ApplicationScoped bean each run exactly once per key under 32
@@ -506,146 +504,8 @@ abstract class IdempotentBeansScenarios {
         }
     }
 
-    @Inject
-    ShapesEjb shapesEjb;
-
-    /**
-     * The shape matrix ({@link ShapeRows}) through an EJB, on the server's own EJB container and JSON-B:
-     * for every argument shape, as the key an equal value (another instance) replays and a value that
-     * differs in one piece of state runs; as the payload under one key an equal value replays, a changed
-     * one is a mismatch, and the changed one under its own key runs.
-     */
-    @Test
-    void everyArgumentShapeIsReadWholeThroughAnEjb() {
-        List<String> failures = new ArrayList<>();
-        ShapeRows.all().forEach(shape -> checkShape(shape, failures));
-        assertTrue(failures.isEmpty(), failures.size() + " failures:\n" + String.join("\n", failures));
-    }
-
-    private <T> void checkShape(Shape<T> shape, List<String> failures) {
-        String first = shape.asKey().apply(shapesEjb, shape.value().get());
-        if (!first.equals(shape.asKey().apply(shapesEjb, shape.value().get()))) {
-            failures.add(shape + " as the key: an equal value ran again");
-        }
-        if (first.equals(shape.asKey().apply(shapesEjb, shape.other().get()))) {
-            failures.add(shape + " as the key: a value that differs in one piece of state was replayed");
-        }
-        String key = "ejb-" + shape.name() + "-" + System.nanoTime();
-        String payload = shape.asPayload().apply(shapesEjb, key, shape.value().get());
-        if (!payload.equals(
-                shape.asPayload().apply(shapesEjb, key, shape.value().get()))) {
-            failures.add(shape + " as the payload: an equal value under the same key ran again");
-        }
-        Object changed = outcome(
-                () -> shape.asPayload().apply(shapesEjb, key, shape.other().get()));
-        if (!(changed instanceof IdempotencyKeyMismatchException)) {
-            failures.add(shape + " as the payload: a changed value under the same key gave " + changed);
-        }
-        if (payload.equals(
-                shape.asPayload().apply(shapesEjb, key + "-other", shape.other().get()))) {
-            failures.add(shape + " as the payload: the changed value under its own key was replayed");
-        }
-    }
-
-    @Inject
-    TimedCharges timed;
-
-    /**
-     * A stage bounded by {@code orTimeout} fails its caller while the work goes on: a retry meanwhile,
-     * and after the work wrote its row, and two leases later, is refused as in progress. The work ran
-     * once: one effect row.
-     */
-    @Test
-    void aStageThatTimesOutHoldsTheKeyWhileItsWorkRunsAndAfter() throws Exception {
-        String id = "or-timeout-" + System.nanoTime();
-        assertHeldAfterTheTimeout(id, () -> stageOutcome(timed.orTimeout(id)), "java.util.concurrent.TimeoutException");
-    }
-
-    /**
-     * MicroProfile Fault Tolerance's {@code @Timeout}, with and without {@code @Asynchronous}: its
-     * {@code TimeoutException} reaches the caller while (or after) the work writes its row, and the key
-     * stays claimed past the lease. Payara has Fault Tolerance, and so do Open Liberty and WildFly as the
-     * test servers are set up. GlassFish has none: there the annotations are inert, and the check is
-     * that the method runs once and replays as any guarded method.
-     */
-    @Test
-    void aFaultToleranceTimeoutHoldsTheKeyWhileItsWorkRunsAndAfter() throws Exception {
-        if (Thread.currentThread()
-                        .getContextClassLoader()
-                        .getResource("org/eclipse/microprofile/faulttolerance/Timeout.class")
-                == null) {
-            String id = "no-ft-" + System.nanoTime();
-            Object first = stageOutcome(timed.faultToleranceAsync(id));
-            assertEquals("charged " + id + " #1", first, "without Fault Tolerance: the work's result");
-            assertEquals(first, stageOutcome(timed.faultToleranceAsync(id)), "the replay");
-            assertEquals(1, rows(id), "effect rows of the key");
-            return;
-        }
-        String async = "ft-async-" + System.nanoTime();
-        assertHeldAfterTheTimeout(async, () -> stageOutcome(timed.faultToleranceAsync(async)), FT_TIMEOUT);
-
-        // Synchronous: the caller's thread runs the work, so the retry comes from another thread.
-        String sync = "ft-sync-" + System.nanoTime();
-        ExecutorService pool = Executors.newSingleThreadExecutor(threads);
-        try {
-            Future<Object> first = pool.submit(() -> outcome(() -> timed.faultToleranceSync(sync)));
-            awaitExecutions(sync, 1);
-            assertInstanceOf(
-                    IdempotencyInProgressException.class,
-                    outcome(() -> timed.faultToleranceSync(sync)),
-                    "a retry while the first call runs");
-            Object firstOutcome = first.get(30, TimeUnit.SECONDS);
-            assertEquals(FT_TIMEOUT, firstOutcome.getClass().getName(), "the first call: " + firstOutcome);
-        } finally {
-            pool.shutdownNow();
-        }
-        assertHeldPastTheLease(sync, () -> timed.faultToleranceSync(sync));
-    }
-
-    private static final String FT_TIMEOUT = "org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException";
-
-    private void assertHeldAfterTheTimeout(String id, Callable<Object> call, String timeout) throws Exception {
-        Object first = outcome(call);
-        assertEquals(timeout, first.getClass().getName(), "the first call: " + first);
-        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry while the timed-out work runs");
-        assertHeldPastTheLease(id, call);
-    }
-
-    /** After the work's row is written, and two leases later, a retry is refused and nothing runs again. */
-    private void assertHeldPastTheLease(String id, Callable<Object> call) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (rows(id) < 1) {
-            assertTrue(
-                    System.nanoTime() < deadline,
-                    "the work's effect row within 30 s; executions " + effects.executions(id));
-            Thread.sleep(20);
-        }
-        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry after the work ended");
-        Thread.sleep(2 * java.time.Duration.parse(TimedCharges.LEASE).toMillis());
-        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry two leases later");
-        assertEquals(1, rows(id), "effect rows of the key");
-        assertEquals(1, timed.started(id), "starts of the key's work");
-        assertEquals(1, effects.executions(id), "executions of the key");
-    }
-
-    private void awaitExecutions(String id, int expected) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (timed.started(id) < expected) {
-            assertTrue(System.nanoTime() < deadline, "execution " + expected + " of " + id + " within 30 s");
-            Thread.sleep(5);
-        }
-    }
-
-    private static Object stageOutcome(java.util.concurrent.CompletionStage<?> stage) throws Exception {
-        try {
-            return stage.toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof Exception ex ? ex : e;
-        }
-    }
-
     /** What the call returned, or what it threw. */
-    private static Object outcome(Callable<Object> call) {
+    static Object outcome(Callable<Object> call) {
         try {
             return call.call();
         } catch (Exception e) {
@@ -659,7 +519,7 @@ abstract class IdempotentBeansScenarios {
     }
 
     /** Rows of the key, counted on a connection of its own, outside the server's transactions. */
-    private static int rows(String key) throws SQLException {
+    static int rows(String key) throws SQLException {
         return EffectRows.count(Effects.TABLE, "effect_key", key);
     }
 

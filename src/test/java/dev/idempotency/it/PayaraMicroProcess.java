@@ -46,6 +46,9 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 "-jar",
                 micro,
                 "--nocluster",
+                // No Hazelcast at all (the tests use none): about 2 s less per boot.
+                "--nohazelcast",
+                "--disablephonehome",
                 "--rootdir",
                 // One root per Payara generation: Payara Micro 7 cannot boot on a root that 6 wrote.
                 dir.resolve("root-" + System.getProperty("it.reports", "payara") + "-" + name)
