@@ -263,10 +263,11 @@ class InfinispanPayaraClusterIT {
     /**
      * Chaos: clients send every new key to all three nodes at once (and again, until one answers 200)
      * while a node is killed with SIGKILL every {@code ispn.chaos.kill-every} seconds and restarted,
-     * for {@code ispn.chaos.seconds} (default 90: four kills; set it for a longer run). Executions are
-     * rows in PostgreSQL. Half of the clients call an operation in the separate mode (its row commits on
-     * its own, its outcome is stored after), half one in the joined mode (an EJB whose row commits in
-     * its JTA transaction, the outcome prepared inside it).
+     * for {@code ispn.chaos.seconds} (default 90; a kill waits for the last one's restart, so two or
+     * three kills, never fewer than two). Executions are rows in PostgreSQL. Half of the clients call
+     * an operation in the separate mode (its row commits on its own, its outcome is stored after), half
+     * one in the joined mode (an EJB whose row commits in its JTA transaction, the outcome prepared
+     * inside it).
      *
      * <p>Expected, on both: no key has two winners; every acknowledged key has its row, every 200 of a
      * key is the same body, and afterwards every node replays every acknowledged key without running
