@@ -4,14 +4,22 @@
 # IDEMPOTENCY_TEST_PORT_OFFSET (admin 20048, HTTP 20080), and points its default data source
 # (jdbc/__default, java:comp/DefaultDataSource) at embedded Derby: GlassFish's default database,
 # without the network Derby server on the fixed port 1527 that `asadmin start-database` would start.
+# Then applies docs/servers.md's recipe for a PostgreSQL data source, as written there (../recipe.sh reads
+# it): jdbc/IdempotencyStore, which JpaStoreFaultIT reaches through its TCP proxy (127.0.0.1:15434 plus the
+# offset) on the tests' database. That takes one start of the domain.
 # Writes target/servers/glassfish.properties, which failsafe passes to the tests and arquillian.xml reads.
-#   setup.sh <glassfish home>   (GlassFish 7 or 8)
+#   setup.sh <glassfish home> <postgresql driver jar>   (GlassFish 7 or 8)
 set -euo pipefail
 home="$1"
+driver="$2"
+here="$(cd "$(dirname "$0")" && pwd)"
 base=$((20000 + ${IDEMPOTENCY_TEST_PORT_OFFSET:-0}))
 domain="$home/glassfish/domains/it"
-# The domain is made again whenever this script changed.
-stamp="$(sha256sum "$0" | cut -c1-64)"
+proxy="127.0.0.1:$((15434 + ${IDEMPOTENCY_TEST_PORT_OFFSET:-0}))"
+database="test${IDEMPOTENCY_TEST_NS:+_$IDEMPOTENCY_TEST_NS}"
+# The domain is made again whenever this script, the recipe or its values changed.
+stamp="$(cat "$0" "$here/../recipe.sh" "$here/../../../docs/servers.md" <(echo "$driver $proxy $database") \
+  | sha256sum | cut -c1-64)"
 
 if [ "$(cat "$domain/.idempotency-it" 2>/dev/null)" != "$stamp" ]; then
   rm -rf "$domain"
@@ -24,6 +32,16 @@ if [ "$(cat "$domain/.idempotency-it" 2>/dev/null)" != "$stamp" ]; then
   # embedded (the driver ships with GlassFish, like the EJB timer pool's), in the domain's own folder.
   perl -0pi -e 's{<jdbc-connection-pool ([^>]*)name="DerbyPool" datasource-classname="org\.apache\.derby\.jdbc\.ClientDataSource"([^>]*)>.*?</jdbc-connection-pool>}{<jdbc-connection-pool $1name="DerbyPool" datasource-classname="org.apache.derby.jdbc.EmbeddedDataSource"$2>\n      <property value="\${com.sun.aas.instanceRoot}/lib/databases/idempotency-it" name="databaseName" />\n      <property value=";create=true" name="connectionAttributes" />\n    </jdbc-connection-pool>}s' "$domain/config/domain.xml"
   grep -q 'EmbeddedDataSource' "$domain/config/domain.xml" || { echo "could not switch DerbyPool to embedded Derby" >&2; exit 1; }
+  # The recipe: "asadmin add-library <driver>", then its commands, on the running domain.
+  asadmin=("$home/bin/asadmin" --user admin --port $((base + 48)))
+  bash "$here/../recipe.sh" "Payara and GlassFish" "$proxy" "$database" >"$domain/postgres-datasource.asadmin"
+  if ! { "${asadmin[@]}" start-domain it && "${asadmin[@]}" add-library "$driver" \
+      && "${asadmin[@]}" multimode --file "$domain/postgres-datasource.asadmin" \
+      && "${asadmin[@]}" stop-domain it; } >>"$log" 2>&1; then
+    cat "$log" >&2
+    "${asadmin[@]}" stop-domain it >/dev/null 2>&1 || true
+    exit 1
+  fi
   echo "$stamp" >"$domain/.idempotency-it"
 fi
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares the Open Liberty that Maven unpacked (mvn -Pservices -Dit.server=liberty verify) for the in-container tests:
-# the server "it" with src/it/liberty/server.xml, the H2 driver of its default data source and the
-# PostgreSQL driver of the data sources the test applications define, and
+# the server "it" with src/it/liberty/server.xml, the H2 driver of its default data source, the
+# PostgreSQL driver of the data sources the test applications define, docs/servers.md's data source, and
 # ports moved by this checkout's IDEMPOTENCY_TEST_PORT_OFFSET (HTTP 17080, HTTPS 17443) in its
 # bootstrap.properties. Writes liberty.properties next to <wlp home>, which failsafe passes to the tests
 # and arquillian.xml reads.
@@ -22,6 +22,14 @@ if [ "$profile" != "${profile%-11.0}" ]; then ft=mpFaultTolerance-4.1; fi
 sed -e "s|<feature>webProfile-10.0</feature>|<feature>$profile</feature>|" \
     -e "s|<feature>mpFaultTolerance-4.0</feature>|<feature>$ft</feature>|" "$here/server.xml" >"$server/server.xml"
 cp "$lib/h2.jar" "$lib/postgresql.jar" "$server/lib/"
+# The Open Liberty recipe of docs/servers.md ("A PostgreSQL data source"), as written there (../recipe.sh
+# reads it): jdbc/IdempotencyStore, which JpaStoreFaultIT reaches through its TCP proxy (127.0.0.1:15434
+# plus the offset) on the tests' database. server.xml includes this file.
+{
+  echo '<server>'
+  bash "$here/../recipe.sh" "Open Liberty" "127.0.0.1:$((15434 + offset))" "test${IDEMPOTENCY_TEST_NS:+_$IDEMPOTENCY_TEST_NS}"
+  echo '</server>'
+} >"$server/postgres-datasource.xml"
 cat >"$server/bootstrap.properties" <<PROPS
 it.http.port=$((17080 + offset))
 it.https.port=$((17443 + offset))

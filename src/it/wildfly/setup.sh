@@ -16,7 +16,8 @@ database="test${IDEMPOTENCY_TEST_NS:+_$IDEMPOTENCY_TEST_NS}"
 
 # Applied again whenever setup.cli, the recipe or its values changed, each time on the configuration as unpacked.
 config="$home/standalone/configuration/standalone-full.xml"
-stamp="$(cat "$here/setup.cli" "$here/postgres-datasource.sh" <(echo "$driver $proxy $database") | sha256sum | cut -c1-64)"
+stamp="$(cat "$here/setup.cli" "$here/postgres-datasource.sh" "$here/../recipe.sh" "$here/../../../docs/servers.md" \
+  <(echo "$driver $proxy $database") | sha256sum | cut -c1-64)"
 if [ "$(cat "$home/.idempotency-it" 2>/dev/null)" != "$stamp" ]; then
   [ -f "$config.orig" ] || cp "$config" "$config.orig"
   cp "$config.orig" "$config"
@@ -26,8 +27,7 @@ if [ "$(cat "$home/.idempotency-it" 2>/dev/null)" != "$stamp" ]; then
     exit 1
   fi
   rm -rf "$home/modules/org/postgresql"
-  if ! bash "$here/postgres-datasource.sh" "$home" "$driver" java:jboss/datasources/IdempotencyStore "$proxy" \
-      "$database" >>"$log" 2>&1; then
+  if ! bash "$here/postgres-datasource.sh" "$home" "$driver" "$proxy" "$database" >>"$log" 2>&1; then
     cat "$log" >&2
     exit 1
   fi

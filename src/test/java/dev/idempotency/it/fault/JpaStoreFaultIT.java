@@ -16,13 +16,20 @@ import org.junit.jupiter.api.Test;
  * {@link StoreFaultScenarios} on the JPA store ({@code separate} mode), its data source's connections to
  * a PostgreSQL server of the test's own ({@link PostgresServer}) through the proxy; and that server
  * crashed and started again. On Payara Micro the data source is the WAR's own ({@code web.xml}), with
- * the pool's default settings (no validation); on WildFly it is the one docs/servers.md's recipe adds to
- * the server ({@code src/it/wildfly/postgres-datasource.sh}, applied by setup.sh on this proxy's port).
+ * the pool's default settings (no validation); on WildFly, GlassFish and Open Liberty it is the one
+ * docs/servers.md's recipe for that server adds, as written there ({@code src/it/recipe.sh}, applied by
+ * each server's setup.sh on this proxy's port).
  */
 class JpaStoreFaultIT extends StoreFaultScenarios {
 
     private static final int PROXY_PORT = TestServices.port(15434);
     private static final int STORE_PORT = TestServices.port(15436);
+
+    /** The data source docs/servers.md's recipe adds to each server but Payara Micro (setup.sh). */
+    private static final Map<String, String> RECIPE_DATA_SOURCES = Map.of(
+            "wildfly", "java:jboss/datasources/IdempotencyStore",
+            "glassfish", "jdbc/IdempotencyStore",
+            "liberty", "jdbc/IdempotencyStore");
 
     private static PostgresServer store;
 
@@ -30,11 +37,10 @@ class JpaStoreFaultIT extends StoreFaultScenarios {
     static WebArchive deployment() throws IOException, SQLException {
         store = PostgresServer.start(STORE_PORT);
         proxy = new TcpProxy(PROXY_PORT, STORE_PORT);
-        if (Deployments.server().equals("wildfly")) {
+        String recipe = RECIPE_DATA_SOURCES.get(Deployments.server());
+        if (recipe != null) {
             return deployment(
-                    "fault-jpa-it.war",
-                    "idempotency.store=jpa\nidempotency.jpa.datasource=java:jboss/datasources/IdempotencyStore\n",
-                    Map.of());
+                    "fault-jpa-it.war", "idempotency.store=jpa\nidempotency.jpa.datasource=" + recipe + "\n", Map.of());
         }
         return deployment(
                 "fault-jpa-it.war",
