@@ -3,11 +3,15 @@ package dev.idempotency.cdi;
 import dev.idempotency.Idempotent;
 import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
+import dev.idempotency.jaxrs.LateResume;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.AsyncResponse;
 import java.io.Serializable;
 
 /**
@@ -27,11 +31,16 @@ import java.io.Serializable;
 public class IdempotentInterceptor implements Serializable {
 
     private final IdempotencyRuntime runtime;
+    private final Instance<HttpServletRequest> requests;
 
-    /** @param runtime the application's runtime */
+    /**
+     * @param runtime the application's runtime
+     * @param requests the current servlet request, read only by a suspended resource method
+     */
     @Inject
-    public IdempotentInterceptor(IdempotencyRuntime runtime) {
+    public IdempotentInterceptor(IdempotencyRuntime runtime, Instance<HttpServletRequest> requests) {
         this.runtime = runtime;
+        this.requests = requests;
     }
 
     /** Runs the call once per key. */
@@ -39,7 +48,10 @@ public class IdempotentInterceptor implements Serializable {
     public Object guard(InvocationContext ic) throws Exception {
         GuardedMethod plan = runtime.plan(ic.getMethod(), targetClass(ic)).orElse(null);
         if (plan == null) {
-            return ic.proceed(); // a JAX-RS resource method: the JAX-RS filter guards it
+            // A JAX-RS resource method: the JAX-RS filter guards it. A suspended one gets an AsyncResponse
+            // that also sees a resume after its timeout, so that its claim gets the real outcome.
+            watchSuspended(ic);
+            return ic.proceed();
         }
         return plan.invoke(ic.getParameters(), work -> {
             if (work != null) {
@@ -47,6 +59,29 @@ public class IdempotentInterceptor implements Serializable {
             }
             return ic.proceed();
         });
+    }
+
+    private void watchSuspended(InvocationContext ic) {
+        Object[] parameters = ic.getParameters();
+        for (int i = 0; i < parameters.length; i++) {
+            if (parameters[i] instanceof AsyncResponse response) {
+                AsyncResponse watched = LateResume.watch(response, requestAttribute(), ic.getMethod());
+                if (watched != response) {
+                    Object[] replaced = parameters.clone();
+                    replaced[i] = watched;
+                    ic.setParameters(replaced);
+                }
+                return;
+            }
+        }
+    }
+
+    private Object requestAttribute() {
+        try {
+            return requests.get().getAttribute(LateResume.ATTRIBUTE);
+        } catch (RuntimeException e) {
+            return null; // no servlet request on this thread: nothing claimed for it
+        }
     }
 
     private static Class<?> targetClass(InvocationContext ic) {

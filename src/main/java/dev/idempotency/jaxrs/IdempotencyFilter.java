@@ -162,7 +162,8 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             return;
         }
         request.setProperty(
-                UnsettledRequest.PROPERTY, new UnsettledRequest((Admission.Owned) claim, engine, tx, fingerprint));
+                UnsettledRequest.PROPERTY,
+                new UnsettledRequest((Admission.Owned) claim, engine, tx, fingerprint, http::releases));
     }
 
     @Override
@@ -173,11 +174,12 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         }
         int status = response.getStatus();
         if (suspended && status == Response.Status.SERVICE_UNAVAILABLE.getStatusCode()) {
-            // The status JAX-RS answers when a suspended response times out: the work may still run
-            // and resume too late to be seen, so its outcome is unknown. Releasing would run it again.
+            // The status JAX-RS answers when a suspended response times out: the work may still run, so
+            // its outcome is unknown until a late resume (LateResume), if any. Releasing would run it again.
             LOG.log(
                     Level.DEBUG,
-                    "{0}: suspended response answered 503 (a timeout); the key stays claimed for the retention",
+                    "{0}: suspended response answered 503 (a timeout); the key stays claimed until its late"
+                            + " resume or for the retention",
                     pending.claim().key());
             pending.hold();
         } else if (http.releases(status)) {

@@ -21,7 +21,8 @@ import java.lang.System.Logger.Level;
  * exception) by an {@link AsyncListener} this listener adds at the end of the first
  * dispatch, or, on containers that fire this event only once the asynchronous processing completed,
  * by this event then. A request whose asynchronous processing timed out without a response the
- * filters saw holds its key for the retention (see {@code IdempotencyEngine.hold}): its work may still run.
+ * filters saw holds its key for the retention (see {@code IdempotencyEngine.hold}): its work may still
+ * run. {@link LateResume} settles it with the work's late outcome where it can see it.
  */
 @WebListener
 public class ReleaseOnRequestEnd implements ServletRequestListener {

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 
 /**
  * A request that owns its key and has not yet stored or released it. Settles exactly once, whichever
@@ -26,17 +28,31 @@ final class UnsettledRequest {
 
     private final RequestTransaction tx;
     private final String fingerprint;
+    private final IntPredicate releases;
+
+    /** Guarded by this: the claim is held after a timeout; a late outcome was seen; one seen before. */
+    private boolean held;
+
+    private boolean lateSeen;
+    private Supplier<StoredResponse> late;
 
     /**
      * @param tx the transaction the filter began for a joined-mode operation, which settling ends; or
      *     {@code null}
      * @param fingerprint the request's fingerprint
+     * @param releases the statuses that give the key back ({@link HttpSettings#releases})
      */
-    UnsettledRequest(Admission.Owned claim, IdempotencyEngine engine, RequestTransaction tx, String fingerprint) {
+    UnsettledRequest(
+            Admission.Owned claim,
+            IdempotencyEngine engine,
+            RequestTransaction tx,
+            String fingerprint,
+            IntPredicate releases) {
         this.claim = claim;
         this.engine = engine;
         this.tx = tx;
         this.fingerprint = fingerprint;
+        this.releases = releases;
     }
 
     Admission.Owned claim() {
@@ -124,11 +140,63 @@ final class UnsettledRequest {
 
     /**
      * Neither stores nor releases, unless already settled: the outcome is unknown (the request timed
-     * out while its work may still run), so the claim is held for the retention ({@code IdempotencyEngine.hold}).
+     * out while its work may still run), so the claim is held for the retention ({@code IdempotencyEngine.hold}),
+     * until the work's late outcome settles it ({@link #resumedLate}), if that is ever seen.
      */
     void hold() {
-        if (settled.compareAndSet(false, true)) {
-            engine.hold(claim);
+        Supplier<StoredResponse> early;
+        synchronized (this) {
+            if (!settled.compareAndSet(false, true)) {
+                return;
+            }
+            held = true;
+            early = late;
+            late = null;
+            lateSeen = early != null;
+        }
+        engine.hold(claim);
+        if (early != null) {
+            settleLate(early);
+        }
+    }
+
+    /**
+     * The work of a request that timed out ended ({@link LateResume}): its outcome settles the held
+     * claim. Before {@link #hold()} ran (the timeout's response is still on its way) it is kept for it;
+     * for a request settled otherwise it is ignored.
+     */
+    void resumedLate(Supplier<StoredResponse> outcome) {
+        synchronized (this) {
+            if (!held) {
+                if (!settled.get()) {
+                    late = outcome;
+                }
+                return;
+            }
+            if (lateSeen) {
+                return;
+            }
+            lateSeen = true;
+        }
+        settleLate(outcome);
+    }
+
+    private void settleLate(Supplier<StoredResponse> outcome) {
+        if (tx != null) {
+            return; // an asynchronous method is refused in the joined mode; nothing to settle here
+        }
+        StoredResponse response;
+        try {
+            response = outcome.get();
+        } catch (RuntimeException e) {
+            response = null;
+        }
+        if (response == null) {
+            engine.release(claim, ReleaseCause.EXCEPTION);
+        } else if (releases.test(response.status())) {
+            engine.release(claim, ReleaseCause.STATUS);
+        } else {
+            engine.complete(claim, response.encode());
         }
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.it.Deployments;
+import dev.idempotency.it.http.app.AsyncBeanOrdersResource;
 import dev.idempotency.it.http.app.AsyncOrdersResource;
 import dev.idempotency.it.http.app.CartsResource;
 import dev.idempotency.it.http.app.Counter;
@@ -71,6 +72,8 @@ class HttpIdempotencyIT {
                 .addClasses(
                         HttpApp.class,
                         AsyncOrdersResource.class,
+                        AsyncBeanOrdersResource.class,
+                        AsyncBeanOrdersResource.Receipt.class,
                         CartsResource.class,
                         CartsResource.Items.class,
                         CartsResource.Notes.class,
@@ -390,20 +393,102 @@ class HttpIdempotencyIT {
 
     /**
      * A suspended response that times out (503 after 1 s) while its work goes on: the key stays
-     * claimed, so a retry gets 409 instead of running the work again, also after the work ended
-     * (its late resume is not seen, so the claim is held until its lease ends). One execution.
+     * claimed, so a retry gets 409 instead of running the work again. After the work ended, a retry
+     * gets 409 still where the late resume is not seen (the class is no CDI bean), or the late response
+     * where it is (Payara and GlassFish make such a class a bean). One execution either way.
      */
     @Test
     void aSuspendedResponseThatTimesOutHoldsTheKeyWhileItsWorkRuns() throws Exception {
         String body = unique();
         String key = unique();
-        HttpResponse<byte[]> first = post("async/times-out", body, KEY, key);
+        HttpResponse<byte[]> first = postOnItsOwnConnection("async/times-out", body, key);
         assertEquals(503, first.statusCode(), () -> "the timeout's answer: " + text(first));
         assertProblem(post("async/times-out", body, KEY, key), 409, "in-progress");
         assertEquals(1, count("async-times-out:" + body), "one execution while the work runs");
         awaitCount("async-times-out-done:" + body, 1, Duration.ofSeconds(30));
-        assertProblem(post("async/times-out", body, KEY, key), 409, "in-progress");
+        HttpResponse<byte[]> after = afterTheWork("async/times-out", body, key);
+        if (after.statusCode() == 409) {
+            assertProblem(after, 409, "in-progress");
+        } else {
+            assertEquals(201, after.statusCode(), () -> text(after));
+            assertEquals("late " + body + " 1", text(after));
+            assertTrue(replayed(after));
+        }
         assertEquals(1, count("async-times-out:" + body), "one execution after the work ended");
+    }
+
+    /**
+     * A request whose response times out, on a connection of its own: the server may read the next
+     * request on its connection only once the late work resumed, which would delay a retry sent on it.
+     */
+    private HttpResponse<byte[]> postOnItsOwnConnection(String path, String body, String key) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(base().resolve("api/" + path))
+                .timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "text/plain")
+                .header(KEY, key)
+                .build();
+        return Deployments.httpClient().send(request, HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /**
+     * The same on a resource class that is a CDI bean: the guard sees the late resume, so once the work
+     * ended, a retry gets its response (a text body with its header; an entity written as JSON), not 409.
+     * A work that ends with an exception gives the key back: the retry runs again. While the work
+     * runs, a retry gets 409. One execution per key when the work succeeded.
+     */
+    @Test
+    void aSuspendedResponseOfACdiBeanThatTimesOutStoresItsLateResponse() throws Exception {
+        String text = unique();
+        String json = unique();
+        String fails = unique();
+        String textKey = unique();
+        String jsonKey = unique();
+        String failsKey = unique();
+        assertEquals(
+                503, postOnItsOwnConnection("async-bean/text", text, textKey).statusCode());
+        assertProblem(post("async-bean/text", text, KEY, textKey), 409, "in-progress");
+        assertEquals(
+                503, postOnItsOwnConnection("async-bean/json", json, jsonKey).statusCode());
+        assertEquals(
+                503, postOnItsOwnConnection("async-bean/fails", fails, failsKey).statusCode());
+
+        awaitCount("async-bean-text-done:" + text, 1, Duration.ofSeconds(30));
+        HttpResponse<byte[]> late = afterTheWork("async-bean/text", text, textKey);
+        assertEquals(201, late.statusCode(), () -> text(late));
+        assertEquals("late " + text + " 1", text(late));
+        assertTrue(replayed(late), "the late response is replayed");
+        assertEquals(text, late.headers().firstValue("Order-Id").orElse(""), "its own header");
+        assertTrue(late.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"), "its media type");
+        assertEquals(1, count("async-bean-text:" + text), "one execution");
+
+        awaitCount("async-bean-json-done:" + json, 1, Duration.ofSeconds(30));
+        HttpResponse<byte[]> entity = afterTheWork("async-bean/json", json, jsonKey);
+        assertEquals(200, entity.statusCode(), () -> text(entity));
+        assertEquals("{\"order\":\"" + json + "\",\"run\":1}", text(entity));
+        assertTrue(entity.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
+        assertEquals(1, count("async-bean-json:" + json), "one execution");
+
+        awaitCount("async-bean-fails-done:" + fails, 1, Duration.ofSeconds(30));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        HttpResponse<byte[]> again = postOnItsOwnConnection("async-bean/fails", fails, failsKey);
+        while (again.statusCode() == 409 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(50);
+            again = postOnItsOwnConnection("async-bean/fails", fails, failsKey);
+        }
+        assertEquals(503, again.statusCode(), "the key was given back: the retry ran, and timed out again");
+        assertEquals(2, count("async-bean-fails:" + fails), "a failed work runs again");
+    }
+
+    /** A retry once the late outcome is stored: 409 while it is being stored, for at most 10 s. */
+    private HttpResponse<byte[]> afterTheWork(String path, String body, String key) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        HttpResponse<byte[]> r = post(path, body, KEY, key);
+        while (r.statusCode() == 409 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(50);
+            r = post(path, body, KEY, key);
+        }
+        return r;
     }
 
     // Rules 1 and 2: guarded once, by the filter; safe methods untouched.
