@@ -48,7 +48,7 @@ public final class LateResume {
         if (!(requestAttribute instanceof UnsettledRequest pending) || pending.settled()) {
             return response;
         }
-        return new Watched(response, pending, produces(method));
+        return new Watched(response, pending, method);
     }
 
     /** The servlet request attribute holding a request's unsettled claim. */
@@ -157,17 +157,18 @@ public final class LateResume {
     private static final class Watched implements AsyncResponse {
         private final AsyncResponse delegate;
         private final UnsettledRequest pending;
-        private final MediaType produces;
+        private final Method method;
 
-        Watched(AsyncResponse delegate, UnsettledRequest pending, MediaType produces) {
+        Watched(AsyncResponse delegate, UnsettledRequest pending, Method method) {
             this.delegate = delegate;
             this.pending = pending;
-            this.produces = produces;
+            this.method = method;
         }
 
         private boolean seen(boolean resumed, Object outcome) {
             if (!resumed) {
-                pending.resumedLate(() -> render(outcome, produces));
+                // Rendered only for a late outcome, which is rare: nothing is looked up per call.
+                pending.resumedLate(() -> render(outcome, produces(method)));
             }
             return resumed;
         }

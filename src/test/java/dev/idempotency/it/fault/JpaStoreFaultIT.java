@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link StoreFaultScenarios} on the JPA store ({@code separate} mode), its data source's connections to
  * a PostgreSQL server of the test's own ({@link PostgresServer}) through the proxy; and that server
- * crashed and started again. On Payara Micro the data source is the WAR's own ({@code web.xml}), with
- * the pool's default settings (no validation); on WildFly, GlassFish and Open Liberty it is the one
- * docs/servers.md's recipe for that server adds, as written there ({@code src/it/recipe.sh}, applied by
- * each server's setup.sh on this proxy's port).
+ * crashed and started again. On Payara Micro 6 the data source is the WAR's own ({@code web.xml}), with
+ * the pool's default settings (no validation); on WildFly, GlassFish, Open Liberty and Payara Micro 7 it
+ * is the one docs/servers.md's recipe for that server adds, as written there ({@code src/it/recipe.sh},
+ * applied by each server's setup.sh on this proxy's port).
  */
 class JpaStoreFaultIT extends StoreFaultScenarios {
 
@@ -29,6 +29,7 @@ class JpaStoreFaultIT extends StoreFaultScenarios {
     private static final Map<String, String> RECIPE_DATA_SOURCES = Map.of(
             "wildfly", "java:jboss/datasources/IdempotencyStore",
             "glassfish", "jdbc/IdempotencyStore",
+            "payara7", "jdbc/IdempotencyStore",
             "liberty", "jdbc/IdempotencyStore");
 
     private static PostgresServer store;
@@ -37,7 +38,7 @@ class JpaStoreFaultIT extends StoreFaultScenarios {
     static WebArchive deployment() throws IOException, SQLException {
         store = PostgresServer.start(STORE_PORT);
         proxy = new TcpProxy(PROXY_PORT, STORE_PORT);
-        String recipe = RECIPE_DATA_SOURCES.get(Deployments.server());
+        String recipe = RECIPE_DATA_SOURCES.get(System.getProperty("it.reports", Deployments.server()));
         if (recipe != null) {
             return deployment(
                     "fault-jpa-it.war", "idempotency.store=jpa\nidempotency.jpa.datasource=" + recipe + "\n", Map.of());

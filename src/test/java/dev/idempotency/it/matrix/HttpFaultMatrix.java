@@ -312,9 +312,10 @@ abstract class HttpFaultMatrix {
     }
 
     /**
-     * A suspended response that times out (503) while its work runs on: its outcome is unknown to the
-     * guard, so the key stays claimed past the work's end and past the lease, and the work's effect is
-     * written once for the key.
+     * A suspended response that times out (503) while its work runs on: the key stays claimed past the
+     * lease, and the work's effect is written once for the key. After the work ended, a retry gets 409
+     * where the guard cannot see the late resume (a resource class that is no CDI bean), or the late
+     * response where it can.
      */
     @Test
     void aSuspendedResponseThatTimesOutRunsItsWorkOnceForItsKey() throws Exception {
@@ -332,8 +333,14 @@ abstract class HttpFaultMatrix {
         assertEquals(1, rows(id), "the work's effect row within 30 s");
         Thread.sleep(4_000); // two leases of the operation past the work's end
         HttpResponse<String> later = postTo("charges/suspended-times-out", id, key);
-        assertEquals(
-                409, later.statusCode(), () -> "a retry two leases after the work ended: " + abbreviate(later.body()));
+        if (later.statusCode() != 409) {
+            // The resource class is a CDI bean on this server (Payara, GlassFish), so the guard saw the
+            // late resume and stored its response (docs/http.md): the retry replays it.
+            assertEquals(201, later.statusCode(), () -> "a retry after the work ended: " + abbreviate(later.body()));
+            assertEquals(
+                    "true", later.headers().firstValue("Idempotent-Replayed").orElse(""), "replayed");
+            assertTrue(later.body().endsWith(" run 1"), () -> "the late response: " + abbreviate(later.body()));
+        }
         assertEquals(1, rows(id), "effect rows of the key");
         assertEquals(1, effects.executions(id), "executions of the key");
     }

@@ -1,7 +1,6 @@
 package dev.idempotency.it.http.app;
 
 import dev.idempotency.Idempotent;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -12,13 +11,11 @@ import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Response;
 import java.util.concurrent.TimeUnit;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 
 /**
  * Suspended resource methods on a class that is a CDI bean (request scoped), which time out after 1 s
- * (JAX-RS answers 503) while their work goes on; the work ends 3 s after it started and resumes too late:
- * with a text response, a JSON entity, or an exception.
+ * (JAX-RS answers 503) while their work goes on; the work ends 3 s after it started ({@link
+ * AsyncOrdersResource#later}) and resumes too late: with a text response, a JSON entity, or an exception.
  */
 @RequestScoped
 @Path("async-bean")
@@ -26,22 +23,14 @@ import javax.naming.NamingException;
 @Consumes("text/plain")
 public class AsyncBeanOrdersResource {
 
-    static final long DELAY_MILLIS = 3000;
-
     /** A late JSON entity. */
     public record Receipt(String order, int run) {}
 
     @Inject
     Counter counter;
 
-    private void later(Runnable task) {
-        try {
-            ManagedScheduledExecutorService executor = (ManagedScheduledExecutorService)
-                    new InitialContext().lookup("java:comp/DefaultManagedScheduledExecutorService");
-            executor.schedule(task, DELAY_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (NamingException e) {
-            throw new IllegalStateException(e);
-        }
+    private static void later(Runnable task) {
+        AsyncOrdersResource.later(task);
     }
 
     private int start(String name, AsyncResponse response) {

@@ -35,7 +35,7 @@ public class AsyncOrdersResource {
     }
 
     /** Runs the task {@link #DELAY_MILLIS} later on the server's managed scheduled executor. */
-    private static void later(Runnable task) {
+    static void later(Runnable task) {
         try {
             ManagedScheduledExecutorService executor = (ManagedScheduledExecutorService)
                     new InitialContext().lookup("java:comp/DefaultManagedScheduledExecutorService");

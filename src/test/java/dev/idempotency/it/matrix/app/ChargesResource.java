@@ -129,7 +129,7 @@ public class ChargesResource {
     /**
      * A suspended AsyncResponse that times out after 1 s (JAX-RS answers 503) while its work goes on:
      * the effect row is written {@link #TIMED_OUT_WORK_MILLIS} after the call, and the late resume is
-     * lost. Its lease (2 s) is shorter than the work.
+     * seen only where this class is a CDI bean. Its lease (2 s) is shorter than the work.
      */
     @POST
     @Path("suspended-times-out")
