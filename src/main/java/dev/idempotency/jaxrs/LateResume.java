@@ -79,6 +79,19 @@ public final class LateResume {
      * @param produces the method's media type, or {@code null}
      */
     static StoredResponse render(Object outcome, MediaType produces) {
+        if (outcome instanceof Throwable && !(outcome instanceof WebApplicationException)) {
+            return null;
+        }
+        try {
+            return rendered(outcome, produces);
+        } catch (RuntimeException e) {
+            // The work succeeded, but its response cannot be read here: done, without a replayable response.
+            int status = outcome instanceof Response r ? r.getStatus() : 200;
+            return new StoredResponse(status, Map.of(), new byte[0], false, StoredResponse.NOT_WRITTEN);
+        }
+    }
+
+    private static StoredResponse rendered(Object outcome, MediaType produces) {
         Response response;
         if (outcome instanceof WebApplicationException e) {
             response = e.getResponse();

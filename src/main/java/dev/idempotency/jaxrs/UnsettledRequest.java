@@ -3,6 +3,7 @@ package dev.idempotency.jaxrs;
 import dev.idempotency.core.Admission;
 import dev.idempotency.core.IdempotencyEngine;
 import dev.idempotency.core.ReleaseCause;
+import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +18,8 @@ import java.util.function.Supplier;
  * of the response filter, the writer interceptor or the end-of-request listener gets there first.
  */
 final class UnsettledRequest {
+
+    private static final System.Logger LOG = System.getLogger(UnsettledRequest.class.getName());
 
     /** Request property (a servlet request attribute under a servlet container) holding this object. */
     static final String PROPERTY = UnsettledRequest.class.getName();
@@ -189,7 +192,9 @@ final class UnsettledRequest {
         try {
             response = outcome.get();
         } catch (RuntimeException e) {
-            response = null;
+            // The work ended, but how is unknown: keep holding (a release could run it a second time).
+            LOG.log(Level.DEBUG, "{0}: late outcome unreadable; the claim stays held: {1}", claim.key(), e.toString());
+            return;
         }
         if (response == null) {
             engine.release(claim, ReleaseCause.EXCEPTION);

@@ -99,6 +99,18 @@ class UnsettledRequestTest {
     }
 
     @Test
+    void aLateOutcomeThatCannotBeReadKeepsTheKeyHeld() {
+        UnsettledRequest request = claimed();
+        request.hold();
+        request.resumedLate(() -> {
+            throw new IllegalStateException("no writer");
+        });
+        assertThatThrownBy(() -> engine.begin(policy, key, "fp"))
+                .as("never released: the work ended, how is unknown")
+                .isInstanceOf(IdempotencyInProgressException.class);
+    }
+
+    @Test
     void aLateOutcomeOfARequestSettledOtherwiseIsIgnored() {
         UnsettledRequest request = claimed();
         request.complete(response(201, "in time"));
