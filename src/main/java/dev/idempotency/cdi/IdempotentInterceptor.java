@@ -3,6 +3,7 @@ package dev.idempotency.cdi;
 import dev.idempotency.Idempotent;
 import dev.idempotency.core.GlobalSettings;
 import dev.idempotency.core.GuardedMethod;
+import dev.idempotency.core.WorkTransactions;
 import dev.idempotency.jaxrs.LateResume;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Instance;
@@ -13,6 +14,8 @@ import jakarta.interceptor.InvocationContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.AsyncResponse;
 import java.io.Serializable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Guards {@link Idempotent} methods of CDI beans and EJB session beans.
@@ -48,10 +51,7 @@ public class IdempotentInterceptor implements Serializable {
     public Object guard(InvocationContext ic) throws Exception {
         GuardedMethod plan = runtime.plan(ic.getMethod(), targetClass(ic)).orElse(null);
         if (plan == null) {
-            // A JAX-RS resource method: the JAX-RS filter guards it. A suspended one gets an AsyncResponse
-            // that also sees a resume after its timeout, so that its claim gets the real outcome.
-            watchSuspended(ic);
-            return ic.proceed();
+            return resource(ic);
         }
         return plan.invoke(ic.getParameters(), work -> {
             if (work != null) {
@@ -61,11 +61,48 @@ public class IdempotentInterceptor implements Serializable {
         });
     }
 
-    private void watchSuspended(InvocationContext ic) {
+    /**
+     * A JAX-RS resource method, which the JAX-RS filter guards. When its request owns a claim, the
+     * method's work may outlive the response, and its outcome then settles the claim: a suspended
+     * method gets an {@code AsyncResponse} that also sees a resume after its timeout, and a timeout
+     * between here and the body (Fault Tolerance's {@code @Timeout}) waits for the body's own outcome.
+     */
+    private Object resource(InvocationContext ic) throws Exception {
+        Object pending = requestAttribute();
+        if (!LateResume.owns(pending)) {
+            return ic.proceed();
+        }
+        watchSuspended(ic, pending);
+        WorkTransactions body = new WorkTransactions();
+        ic.getContextData().put(IdempotentWorkInterceptor.BODY, body);
+        Object result;
+        try {
+            result = ic.proceed();
+        } catch (Exception e) {
+            LateResume.timedOut(pending, e, body, ic.getMethod());
+            throw e;
+        }
+        if (!(result instanceof CompletionStage<?> stage)) {
+            return result;
+        }
+        // The caller's stage completes after a timeout was seen, so that no response settles the claim first.
+        CompletableFuture<Object> out = new CompletableFuture<>();
+        stage.whenComplete((value, failure) -> {
+            if (failure == null) {
+                out.complete(value);
+            } else {
+                LateResume.timedOut(pending, failure, body, ic.getMethod());
+                out.completeExceptionally(failure);
+            }
+        });
+        return out;
+    }
+
+    private static void watchSuspended(InvocationContext ic, Object pending) {
         Object[] parameters = ic.getParameters();
         for (int i = 0; i < parameters.length; i++) {
             if (parameters[i] instanceof AsyncResponse response) {
-                AsyncResponse watched = LateResume.watch(response, requestAttribute(), ic.getMethod());
+                AsyncResponse watched = LateResume.watch(response, pending, ic.getMethod());
                 if (watched != response) {
                     Object[] replaced = parameters.clone();
                     replaced[i] = watched;

@@ -51,12 +51,13 @@ public final class GlobalSettings {
      */
     public static final int DEFAULT_INTERCEPTOR_PRIORITY = 100;
     /**
-     * Priority of the second, inner interceptor that watches which transaction a guarded method's body
-     * runs in: {@code LIBRARY_AFTER + 900}, after {@code @Transactional} (200) and every application
-     * interceptor, so it sees the transaction the body itself runs in. When {@link
+     * Priority of the second, inner interceptor that watches the guarded method's body: {@code
+     * PLATFORM_AFTER + 900}, after {@code @Transactional} (200), every application interceptor and
+     * MicroProfile Fault Tolerance ({@code PLATFORM_AFTER + 10}), so it sees the transaction the body
+     * itself runs in and how the body ended, also after a Fault Tolerance timeout. When {@link
      * #INTERCEPTOR_PRIORITY} is set at or above it, it moves to just after that.
      */
-    public static final int DEFAULT_WORK_INTERCEPTOR_PRIORITY = 3900;
+    public static final int DEFAULT_WORK_INTERCEPTOR_PRIORITY = 4900;
     /** Default of {@link #RETRY_AFTER}: one second, a typical call's duration. */
     public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
     /** Default of {@link #TRANSACTION_REGISTRY}: where Jakarta EE servers bind it. */

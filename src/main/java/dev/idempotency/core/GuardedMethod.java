@@ -41,9 +41,12 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>A timeout ({@code java.util.concurrent.TimeoutException} or MicroProfile Fault Tolerance's, also
  * wrapped in {@code CompletionException} or {@code ExecutionException}) that no {@code keepOn} or
- * {@code releaseOn} type names is an unknown outcome: the work it stopped waiting for may still run,
- * out of the guard's sight. The key is neither stored nor released; its claim is held until its
- * lease ends.
+ * {@code releaseOn} type names ends the caller's wait, not the work. If it came from between the guard
+ * and the body (Fault Tolerance's {@code @Timeout}), the claim stays as for a running call until the
+ * body itself ends, and the body's own outcome is then settled by the rules above. If the body itself
+ * timed out ({@code orTimeout}, a bounded {@code get}), the work it stopped waiting for may still run
+ * out of the guard's sight: the outcome is unknown, so the key is neither stored nor released, and its
+ * claim is held for the retention ({@link IdempotencyEngine#hold}).
  *
  * <p>A method returning {@code CompletionStage<T>} or {@code CompletableFuture<T>} holds its claim
  * until the returned stage completes; its value (of type {@code T}) or its exception is then settled
@@ -230,7 +233,7 @@ public final class GuardedMethod {
      * Fault Tolerance's, recognised by name (no dependency), also inside CompletionException or
      * ExecutionException.
      */
-    static boolean isTimeout(Throwable t) {
+    public static boolean isTimeout(Throwable t) {
         for (Class<?> c = unwrap(t).getClass(); c != null; c = c.getSuperclass()) {
             if (c == TimeoutException.class || c.getName().equals(FT_TIMEOUT)) {
                 return true;
@@ -239,7 +242,8 @@ public final class GuardedMethod {
         return false;
     }
 
-    private static Throwable unwrap(Throwable t) {
+    /** The cause inside {@code CompletionException} and {@code ExecutionException} wrappers. */
+    public static Throwable unwrap(Throwable t) {
         Throwable cause = t;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException)
                 && cause.getCause() != null) {
@@ -284,17 +288,15 @@ public final class GuardedMethod {
     }
 
     private void settleFailure(Admission.Owned owned, WorkTransactions work, Throwable t) {
-        if (isTimeout(t)
-                && !policy.exceptions().names(t)
-                && !policy.exceptions().names(unwrap(t))) {
-            // A timeout ends the wait, not the work, which may still run (orTimeout, Fault Tolerance's
-            // @Timeout) and may yet succeed: the outcome is unknown, so neither store nor release.
-            LOG.log(
-                    Level.DEBUG,
-                    "{0}: timed out ({1}); its work may still run, so the key stays claimed for the retention",
-                    owned.key(),
-                    unwrap(t).getClass().getName());
-            engine.hold(owned);
+        if (isUnnamedTimeout(t)) {
+            if (!joinsCallerTransaction
+                    && work.afterBody((value, failure) -> settleBody(owned, work, value, failure))) {
+                // The timeout came from outside the body (Fault Tolerance's @Timeout): the claim stays, as
+                // for a running call, until the body ends; then its own outcome is settled.
+                LOG.log(Level.DEBUG, "{0}: timed out; settled by its body's own outcome when that ends", owned.key());
+                return;
+            }
+            hold(owned, t);
             return;
         }
         Settlement settles;
@@ -308,6 +310,37 @@ public final class GuardedMethod {
         }
         byte[] stored = outcomes.exception(t);
         settles.afterWork(() -> store(owned, stored), () -> engine.release(owned, ReleaseCause.ROLLBACK));
+    }
+
+    /** Settles by the body's own outcome, which ended after the guard saw a timeout. */
+    private void settleBody(Admission.Owned owned, WorkTransactions work, Object value, Throwable failure) {
+        if (failure == null) {
+            settleValue(owned, work, outcomes.value(value));
+        } else if (isUnnamedTimeout(failure)) {
+            hold(owned, failure);
+        } else {
+            settleFailure(owned, work, unwrap(failure));
+        }
+    }
+
+    /** A timeout that no keepOn or releaseOn type names: the outcome may be unknown. */
+    private boolean isUnnamedTimeout(Throwable t) {
+        return isTimeout(t)
+                && !policy.exceptions().names(t)
+                && !policy.exceptions().names(unwrap(t));
+    }
+
+    /**
+     * The body timed out while work it started may still run, out of the guard's sight (orTimeout, a
+     * bounded get): its outcome is unknown, so neither store nor release.
+     */
+    private void hold(Admission.Owned owned, Throwable t) {
+        LOG.log(
+                Level.DEBUG,
+                "{0}: timed out ({1}); its work may still run, so the key stays claimed for the retention",
+                owned.key(),
+                unwrap(t).getClass().getName());
+        engine.hold(owned);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.idempotency.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * The transactions a guarded call's own work ran in, as seen from just around the method body, and
@@ -17,9 +18,14 @@ import java.util.List;
  * the caller's transaction it joined, or none), never the transaction that happens to surround the
  * guard.
  *
+ * <p>It also records how the body itself ended ({@link #bodyStarted()}, {@link #bodyEnded}), which
+ * can differ from what the guard sees: a Fault Tolerance {@code @Timeout} between the guard and the body
+ * throws its timeout while (or after) the body runs on. {@link #afterBody} then settles the call by the
+ * body's own outcome once it ends.
+ *
  * <p>Thread-safe: a transaction may end on another thread (a transaction timeout rolls it back on
- * the transaction manager's reaper thread). The settlement callbacks run outside the lock, exactly
- * once.
+ * the transaction manager's reaper thread), and a body may end after the guard saw a timeout. The
+ * settlement callbacks run outside the lock, exactly once.
  */
 public final class WorkTransactions implements Settlement {
 
@@ -29,6 +35,12 @@ public final class WorkTransactions implements Settlement {
     private boolean committed;
     private int pending;
     private Waiting waiting;
+    private int runningBodies;
+    private boolean bodyStarted;
+    private boolean bodyReturned;
+    private Object bodyValue;
+    private Throwable bodyFailure;
+    private BiConsumer<Object, Throwable> afterBody;
 
     /** Settlement callbacks waiting for the last transaction to end. */
     private record Waiting(boolean transactionsOnly, Runnable onDurable, Runnable onUndone) {}
@@ -78,6 +90,70 @@ public final class WorkTransactions implements Settlement {
         if (settle != null) {
             settle.run();
         }
+    }
+
+    /** The method body starts (it may start more than once: Fault Tolerance's {@code @Retry}). */
+    public synchronized void bodyStarted() {
+        runningBodies++;
+        bodyStarted = true;
+    }
+
+    /**
+     * The method body ended: it returned {@code value} (for a stage, the stage's value), or threw {@code
+     * failure}. When the last running body ends, a callback given to {@link #afterBody} runs, on this
+     * thread.
+     */
+    public void bodyEnded(Object value, Throwable failure) {
+        BiConsumer<Object, Throwable> then;
+        synchronized (this) {
+            if (runningBodies == 0) {
+                return;
+            }
+            runningBodies--;
+            if (failure == null) {
+                bodyReturned = true;
+                bodyValue = value;
+            } else if (!bodyReturned) {
+                bodyFailure = failure;
+            }
+            if (runningBodies > 0) {
+                return;
+            }
+            then = afterBody;
+            afterBody = null;
+        }
+        if (then != null) {
+            then.accept(bodyValue(), bodyFailure());
+        }
+    }
+
+    /**
+     * Hands {@code then} the body's own outcome once every body that started has ended: at once if they
+     * have, else on the thread of the last to end. A value wins over a failure (one attempt of several
+     * returned: its effect is there). Runs {@code then} at most once.
+     *
+     * @return false if no body was seen starting: its outcome cannot be known, and {@code then} never runs
+     */
+    public boolean afterBody(BiConsumer<Object, Throwable> then) {
+        synchronized (this) {
+            if (!bodyStarted) {
+                return false;
+            }
+            if (runningBodies > 0) {
+                afterBody = then;
+                return true;
+            }
+        }
+        then.accept(bodyValue(), bodyFailure());
+        return true;
+    }
+
+    private synchronized Object bodyValue() {
+        return bodyReturned ? bodyValue : null;
+    }
+
+    private synchronized Throwable bodyFailure() {
+        return bodyReturned ? null : bodyFailure;
     }
 
     /** Whether the method body was reached at all (false also when nothing watched it). */

@@ -1,5 +1,7 @@
 package dev.idempotency.jaxrs;
 
+import dev.idempotency.core.GuardedMethod;
+import dev.idempotency.core.WorkTransactions;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import jakarta.ws.rs.Produces;
@@ -49,6 +51,34 @@ public final class LateResume {
             return response;
         }
         return new Watched(response, pending, method);
+    }
+
+    /** Whether {@code requestAttribute} is a claim its request owns and has not settled yet. */
+    public static boolean owns(Object requestAttribute) {
+        return requestAttribute instanceof UnsettledRequest pending && !pending.settled();
+    }
+
+    /**
+     * The resource method failed with {@code failure} before its body ended, or while it runs on: if
+     * that is a timeout (Fault Tolerance's {@code @Timeout}), the request's claim is held until the
+     * body ends, and the body's own outcome then settles it as a late resume does (a body that threw,
+     * its own timeout included, releases it, as an unmapped exception does). Does nothing for another
+     * failure or in the joined mode, whose transaction ends with the response.
+     *
+     * @param requestAttribute the servlet request's attribute named {@link #ATTRIBUTE}
+     * @param body where the body reports how it ended
+     * @param method the resource method, for its {@code @Produces}
+     */
+    public static void timedOut(Object requestAttribute, Throwable failure, WorkTransactions body, Method method) {
+        if (!GuardedMethod.isTimeout(failure)
+                || !(requestAttribute instanceof UnsettledRequest pending)
+                || !pending.bodyOutlivesResponse()) {
+            return;
+        }
+        body.afterBody((value, thrown) -> {
+            Object outcome = thrown == null ? value : GuardedMethod.unwrap(thrown);
+            pending.resumedLate(() -> render(outcome, produces(method)));
+        });
     }
 
     /** The servlet request attribute holding a request's unsettled claim. */

@@ -38,6 +38,8 @@ final class UnsettledRequest {
 
     private boolean lateSeen;
     private Supplier<StoredResponse> late;
+    /** Whether the body outlives the response ({@link #bodyOutlivesResponse}). */
+    private volatile boolean outlived;
 
     /**
      * @param tx the transaction the filter began for a joined-mode operation, which settling ends; or
@@ -206,10 +208,29 @@ final class UnsettledRequest {
     }
 
     /**
-     * Gives the key back, unless already settled. In a joined-mode transaction that is a rollback: the
-     * claim and the resource's work are undone together.
+     * A timeout between the guard and the resource method's body ended the response while the body may
+     * run on: from now on a release holds the claim instead, until the body's outcome settles it
+     * ({@link #resumedLate}).
+     *
+     * @return false in the joined mode, whose transaction (and claim) ends with the response
+     */
+    boolean bodyOutlivesResponse() {
+        if (tx != null) {
+            return false;
+        }
+        outlived = true;
+        return true;
+    }
+
+    /**
+     * Gives the key back, unless already settled, or holds it if the body outlives the response. In a
+     * joined-mode transaction that is a rollback: the claim and the resource's work are undone together.
      */
     void release(ReleaseCause cause) {
+        if (outlived) {
+            hold();
+            return;
+        }
         if (!settled.compareAndSet(false, true)) {
             return;
         }

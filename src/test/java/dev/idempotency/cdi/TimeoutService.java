@@ -67,6 +67,30 @@ public class TimeoutService {
         return work(id).orTimeout(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Fault Tolerance's {@code @Asynchronous @Timeout} (a stand-in): the caller's stage fails at the
+     * timeout while the body waits for the work on another thread.
+     */
+    @Idempotent(name = "timeout.outside-async", lease = LEASE)
+    @TimesOut(waits = false)
+    public CompletionStage<String> outsideAsync(@IdempotencyKey String id) {
+        return CompletableFuture.completedFuture(work(id).join());
+    }
+
+    /** Fault Tolerance's {@code @Timeout} alone (a stand-in): the timeout is thrown when the body returns. */
+    @Idempotent(name = "timeout.outside-sync", lease = LEASE)
+    @TimesOut(waits = true)
+    public String outsideSync(@IdempotencyKey String id) {
+        return work(id).join();
+    }
+
+    /** Like {@link #outsideAsync}, but the body fails (unchecked) once the work ended. */
+    @Idempotent(name = "timeout.outside-fails", lease = LEASE)
+    @TimesOut(waits = false)
+    public CompletionStage<String> outsideFails(@IdempotencyKey String id) {
+        throw new IllegalStateException("declined after " + work(id).join());
+    }
+
     /** Lets the running work of {@code id} end. */
     void finish(String id) {
         gate(id).countDown();

@@ -75,4 +75,50 @@ class WorkTransactionsTest {
         CompletableFuture.runAsync(() -> w.ended("T", true));
         assertThat(outcome.get(30, TimeUnit.SECONDS)).isEqualTo("commit");
     }
+
+    private final List<String> bodies = new ArrayList<>();
+
+    private void recordBody(Object value, Throwable failure) {
+        bodies.add(failure == null ? "value " + value : "failure " + failure.getMessage());
+    }
+
+    @Test
+    void noBodySeenStartingHasNoOutcomeToWaitFor() {
+        WorkTransactions w = new WorkTransactions();
+        assertThat(w.afterBody(this::recordBody)).isFalse();
+        w.bodyEnded("late", null);
+        assertThat(bodies).as("a body end nobody saw start is ignored").isEmpty();
+    }
+
+    @Test
+    void aBodyThatEndedHandsItsOutcomeAtOnce() {
+        WorkTransactions w = new WorkTransactions();
+        w.bodyStarted();
+        w.bodyEnded("r", null);
+        assertThat(w.afterBody(this::recordBody)).isTrue();
+        assertThat(bodies).containsExactly("value r");
+    }
+
+    @Test
+    void aRunningBodyHandsItsOutcomeWhenItEndsOnce() {
+        WorkTransactions w = new WorkTransactions();
+        w.bodyStarted();
+        assertThat(w.afterBody(this::recordBody)).isTrue();
+        assertThat(bodies).as("still running").isEmpty();
+        w.bodyEnded(null, new IllegalStateException("boom"));
+        w.bodyEnded("again", null);
+        assertThat(bodies).containsExactly("failure boom");
+    }
+
+    @Test
+    void withSeveralAttemptsTheLastToEndDecidesAndAValueWins() {
+        WorkTransactions w = new WorkTransactions();
+        w.bodyStarted();
+        w.bodyStarted();
+        assertThat(w.afterBody(this::recordBody)).isTrue();
+        w.bodyEnded("first", null);
+        assertThat(bodies).as("one attempt still runs").isEmpty();
+        w.bodyEnded(null, new IllegalStateException("second"));
+        assertThat(bodies).as("an attempt returned: its effect is there").containsExactly("value first");
+    }
 }

@@ -98,13 +98,14 @@ class IdempotentBeansIT extends IdempotentBeansScenarios {
 
     /**
      * MicroProfile Fault Tolerance's {@code @Timeout}, with and without {@code @Asynchronous}: its
-     * {@code TimeoutException} reaches the caller while (or after) the work writes its row, and the key
-     * stays claimed past the lease. Payara has Fault Tolerance, and so do Open Liberty and WildFly as the
-     * test servers are set up. GlassFish has none: there the annotations are inert, and the check is
-     * that the method runs once and replays as any guarded method.
+     * {@code TimeoutException} reaches the caller while (or after) the body writes its row; a retry
+     * meanwhile is refused as in progress, and once the body ended its result is stored and replayed,
+     * also two leases later. Payara has Fault Tolerance, and so do Open Liberty and WildFly as the test
+     * servers are set up. GlassFish has none: there the annotations are inert, and the check is that the
+     * method runs once and replays as any guarded method.
      */
     @Test
-    void aFaultToleranceTimeoutHoldsTheKeyWhileItsWorkRunsAndAfter() throws Exception {
+    void aFaultToleranceTimeoutStoresTheBodysResultOnceItEnds() throws Exception {
         if (Thread.currentThread()
                         .getContextClassLoader()
                         .getResource("org/eclipse/microprofile/faulttolerance/Timeout.class")
@@ -117,7 +118,11 @@ class IdempotentBeansIT extends IdempotentBeansScenarios {
             return;
         }
         String async = "ft-async-" + System.nanoTime();
-        assertHeldAfterTheTimeout(async, () -> stageOutcome(timed.faultToleranceAsync(async)), FT_TIMEOUT);
+        Callable<Object> asyncCall = () -> stageOutcome(timed.faultToleranceAsync(async));
+        Object asyncFirst = outcome(asyncCall);
+        assertEquals(FT_TIMEOUT, asyncFirst.getClass().getName(), "the first call: " + asyncFirst);
+        assertInstanceOf(IdempotencyInProgressException.class, outcome(asyncCall), "a retry while the body runs");
+        assertStoredOnceTheBodyEnded(async, asyncCall);
 
         // Synchronous: the caller's thread runs the work, so the retry comes from another thread.
         String sync = "ft-sync-" + System.nanoTime();
@@ -134,7 +139,29 @@ class IdempotentBeansIT extends IdempotentBeansScenarios {
         } finally {
             pool.shutdownNow();
         }
-        assertHeldPastTheLease(sync, () -> timed.faultToleranceSync(sync));
+        assertStoredOnceTheBodyEnded(sync, () -> timed.faultToleranceSync(sync));
+    }
+
+    /** After the body's row is written, a retry gets its result (in progress for at most 10 s), also two leases later. */
+    private void assertStoredOnceTheBodyEnded(String id, Callable<Object> call) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (rows(id) < 1) {
+            assertTrue(
+                    System.nanoTime() < deadline,
+                    "the work's effect row within 30 s; executions " + effects.executions(id));
+            Thread.sleep(20);
+        }
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Object retry;
+        while ((retry = outcome(call)) instanceof IdempotencyInProgressException && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals("charged " + id + " #1", retry, "a retry after the body ended: its stored result");
+        Thread.sleep(2 * java.time.Duration.parse(TimedCharges.LEASE).toMillis());
+        assertEquals("charged " + id + " #1", outcome(call), "a retry two leases later");
+        assertEquals(1, rows(id), "effect rows of the key");
+        assertEquals(1, timed.started(id), "starts of the key's work");
+        assertEquals(1, effects.executions(id), "executions of the key");
     }
 
     private static final String FT_TIMEOUT = "org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException";

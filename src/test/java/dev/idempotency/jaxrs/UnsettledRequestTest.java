@@ -129,4 +129,32 @@ class UnsettledRequestTest {
         assertThat(replayed()).isEqualTo("first");
         assertThat(rendered).hasValue(1);
     }
+
+    @Test
+    void aReleaseAfterTheBodyOutlivedTheResponseHoldsUntilTheBodyEnds() {
+        UnsettledRequest request = claimed();
+        assertThat(request.bodyOutlivesResponse()).isTrue();
+        request.release(dev.idempotency.core.ReleaseCause.EXCEPTION);
+        assertThatThrownBy(() -> engine.begin(policy, key, "fp"))
+                .as("the timeout's 5xx holds the key while the body runs")
+                .isInstanceOf(IdempotencyInProgressException.class);
+        request.resumedLate(() -> response(201, "body"));
+        assertThat(replayed()).isEqualTo("body");
+    }
+
+    @Test
+    void aBodyThatEndedBeforeTheTimeoutsResponseIsStoredByIt() {
+        UnsettledRequest request = claimed();
+        request.resumedLate(() -> response(201, "ended first"));
+        assertThat(request.bodyOutlivesResponse()).isTrue();
+        request.release(dev.idempotency.core.ReleaseCause.STATUS);
+        assertThat(replayed()).isEqualTo("ended first");
+    }
+
+    @Test
+    void withoutATimeoutAReleaseReleases() {
+        UnsettledRequest request = claimed();
+        request.release(dev.idempotency.core.ReleaseCause.EXCEPTION);
+        assertThat(engine.begin(policy, key, "fp")).as("released: a retry runs").isInstanceOf(Admission.Owned.class);
+    }
 }

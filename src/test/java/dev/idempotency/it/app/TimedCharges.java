@@ -16,7 +16,8 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
  * Guarded methods whose caller stops waiting after {@link #TIMEOUT_MILLIS} while their work goes on
  * for {@link #WORK_MILLIS} and then writes its effect row ({@link Effects}): the work ignores the
  * interrupt a timeout may send, as a blocking JDBC or HTTP call does. Their lease is shorter than the
- * work, so only a claim held past the lease keeps a retry from running the work again.
+ * work, so only a claim kept past the lease (renewed until the body ends, or held) keeps a retry from
+ * running the work again.
  *
  * <p>The Fault Tolerance methods are guarded on every server; where the server has no MicroProfile
  * Fault Tolerance their FT annotations are absent at run time and they run as plain methods.

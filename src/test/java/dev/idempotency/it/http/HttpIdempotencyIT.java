@@ -22,6 +22,7 @@ import dev.idempotency.it.http.app.Security;
 import dev.idempotency.it.http.app.ShapesResource;
 import dev.idempotency.it.http.app.TicketsApi;
 import dev.idempotency.it.http.app.TicketsResource;
+import dev.idempotency.it.http.app.TimedOrdersResource;
 import dev.idempotency.spi.Races;
 import java.io.IOException;
 import java.io.InputStream;
@@ -92,7 +93,8 @@ class HttpIdempotencyIT {
                         ShapesResource.Cart.class,
                         ShapesResource.Line.class,
                         TicketsApi.class,
-                        TicketsResource.class)
+                        TicketsResource.class,
+                        TimedOrdersResource.class)
                 .addAsResource(
                         new StringAsset("idempotency.store=flaky\n"
                                 + "idempotency.application=" + CounterResource.APPLICATION + "\n"
@@ -478,6 +480,45 @@ class HttpIdempotencyIT {
         }
         assertEquals(503, again.statusCode(), "the key was given back: the retry ran, and timed out again");
         assertEquals(2, count("async-bean-fails:" + fails), "a failed work runs again");
+    }
+
+    /**
+     * Fault Tolerance's {@code @Timeout} on a resource method (a CDI bean): the request fails at the
+     * timeout, a retry meanwhile gets 409, and once the body ended its 201 is stored and replayed; one
+     * execution per key. Without Fault Tolerance (GlassFish) the methods answer late and replay as any.
+     */
+    @Test
+    void aFaultToleranceTimeoutOnAResourceStoresTheBodysResponseOnceItEnds() throws Exception {
+        boolean faultTolerance = Boolean.parseBoolean(text(send("GET", "timed/ft", "")));
+        for (String kind : List.of("sync", "async")) {
+            String body = unique();
+            String key = unique();
+            String name = "timed-" + kind + ":" + body;
+            java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> first =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return postOnItsOwnConnection("timed/" + kind, body, key);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+            awaitCount(name, 1, Duration.ofSeconds(30));
+            assertProblem(post("timed/" + kind, body, KEY, key), 409, "in-progress");
+            HttpResponse<byte[]> answered = first.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            if (faultTolerance) {
+                assertTrue(
+                        answered.statusCode() >= 500,
+                        () -> kind + ": the timeout's answer, got " + answered.statusCode() + " " + text(answered));
+            } else {
+                assertEquals(201, answered.statusCode(), () -> kind + ": " + text(answered));
+            }
+            awaitCount(name + ":done", 1, Duration.ofSeconds(30));
+            HttpResponse<byte[]> after = afterTheWork("timed/" + kind, body, key);
+            assertEquals(201, after.statusCode(), () -> kind + " after the body ended: " + text(after));
+            assertEquals(name + " 1", text(after), kind + ": the body's response");
+            assertTrue(replayed(after), kind + ": replayed");
+            assertEquals(1, count(name), kind + ": one execution");
+        }
     }
 
     /** A retry once the late outcome is stored: 409 while it is being stored, for at most 10 s. */
