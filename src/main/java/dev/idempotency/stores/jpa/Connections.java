@@ -37,7 +37,13 @@ interface Connections {
      * hands out with autocommit off is switched on for the work and back after.
      */
     static <T> T autocommitted(javax.sql.DataSource dataSource, Work<T> work) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
+        Connection obtained;
+        try {
+            obtained = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw new Unobtainable(e);
+        }
+        try (Connection c = obtained) {
             return evictingBroken(c, conn -> {
                 if (conn.getAutoCommit()) {
                     return work.run(conn);
@@ -68,6 +74,18 @@ interface Connections {
                 abort(c, e);
             }
             throw e;
+        }
+    }
+
+    /**
+     * No connection could be had at all (the pool or the database refused one), as opposed to a
+     * handed-out connection that turned out broken. Same message, SQLState and cause.
+     */
+    final class Unobtainable extends SQLException {
+        private static final long serialVersionUID = 1L;
+
+        Unobtainable(SQLException cause) {
+            super(cause.getMessage(), cause.getSQLState(), cause.getErrorCode(), cause);
         }
     }
 

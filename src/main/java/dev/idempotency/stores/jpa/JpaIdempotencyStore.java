@@ -47,6 +47,8 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private static final int ATTEMPTS = 5;
     /** How long a claim or a read tries other connections after a lost one; a database that is down fails fast. */
     private static final long CONNECTION_RETRY_WINDOW_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+    /** The pause between attempts on lost connections after the first {@link #ATTEMPTS}. */
+    private static final long CONNECTION_RETRY_PAUSE_MILLIS = 50;
 
     private static final int DELETE_CHUNK = 500;
     private static final String SAVEPOINT = "idempotency_claim";
@@ -711,6 +713,14 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             } catch (SQLException e) {
                 boolean lost =
                         Connections.isConnectionLoss(e) && System.nanoTime() - started < CONNECTION_RETRY_WINDOW_NANOS;
+                if (lost && !(e instanceof Connections.Unobtainable)) {
+                    // A pooled connection that turned out dead, now evicted: take the next. Bounded by time,
+                    // not by attempts, since a pool may hold more dead connections than that.
+                    if (attempt >= ATTEMPTS) {
+                        pause(CONNECTION_RETRY_PAUSE_MILLIS, e);
+                    }
+                    continue;
+                }
                 if (attempt >= ATTEMPTS || !(isRetryable(e) || lost)) {
                     throw e;
                 }

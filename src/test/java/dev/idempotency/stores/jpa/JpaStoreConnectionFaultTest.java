@@ -116,6 +116,41 @@ class JpaStoreConnectionFaultTest {
     }
 
     /**
+     * A pool that does not test what it hands out (Payara's and GlassFish's by default) holds more dead
+     * connections after a cut than a claim has attempts: the claim goes on through them (each one it
+     * meets is aborted, so the pool drops it) and succeeds on a new connection, in one call.
+     */
+    @Test
+    void aClaimGoesThroughEveryDeadConnectionOfANonValidatingPool() throws Exception {
+        org.postgresql.ds.PGSimpleDataSource direct = new org.postgresql.ds.PGSimpleDataSource();
+        direct.setUrl(TestServices.postgresUrl(SCHEMA).replace(":5432/", ":" + proxy.port() + "/"));
+        direct.setUser("postgres");
+        NonValidatingPool pool = new NonValidatingPool(direct);
+        JpaIdempotencyStore unvalidated = TestDatabases.store(pool, Clock.systemUTC(), Map.of());
+        java.util.List<java.sql.Connection> held = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 12; i++) {
+                held.add(pool.getConnection());
+                held.get(i).isValid(1);
+            }
+        } finally {
+            for (java.sql.Connection c : held) {
+                c.close();
+            }
+        }
+        assertThat(pool.idle()).as("idle connections to be cut").isEqualTo(12);
+        proxy.cut();
+        proxy.heal();
+
+        assertThat(unvalidated.claim(key("through-dead"), "owner", "fp", LEASE).claimed())
+                .as("the first claim after the heal")
+                .isTrue();
+        assertThat(pool.idle())
+                .as("the dead connections were dropped; the new one is idle")
+                .isEqualTo(1);
+    }
+
+    /**
      * The UPDATE of a completion commits, and its answer is lost with the connection: the retry finds
      * the owner's COMPLETED record and reports the completion as done, not as a claim taken over.
      */
