@@ -345,6 +345,58 @@ abstract class HttpFaultMatrix {
         assertEquals(1, effects.executions(id), "executions of the key");
     }
 
+    /**
+     * Fault Tolerance's {@code @Timeout} on a resource method: the request fails (5xx) while the body
+     * runs on; a retry meanwhile gets 409, and after the body ended its response is stored and replayed.
+     * The effect is written once for the key. Where the server has no Fault Tolerance (GlassFish) the
+     * first request simply answers 201 late.
+     */
+    @Test
+    void aFaultToleranceTimeoutRunsItsWorkOnceForItsKey() throws Exception {
+        String id = "ft-timeout-" + UUID.randomUUID();
+        String key = UUID.randomUUID().toString();
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> first =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return postTo("charges/fault-tolerance-timeout", id, key);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        Thread.sleep(500); // the first request runs its body
+        HttpResponse<String> running = postTo("charges/fault-tolerance-timeout", id, key);
+        assertEquals(409, running.statusCode(), () -> "a retry while the body runs: " + abbreviate(running.body()));
+        HttpResponse<String> answered = first.get(60, TimeUnit.SECONDS);
+        boolean faultTolerance = Thread.currentThread()
+                        .getContextClassLoader()
+                        .getResource("org/eclipse/microprofile/faulttolerance/Timeout.class")
+                != null;
+        if (faultTolerance) {
+            assertTrue(answered.statusCode() >= 500, () -> "the timeout's answer: " + answered.statusCode());
+        } else {
+            assertEquals(201, answered.statusCode(), () -> "without Fault Tolerance: " + abbreviate(answered.body()));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (rows(id) < 1 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(1, rows(id), "the body's effect row within 30 s");
+        HttpResponse<String> later = postTo("charges/fault-tolerance-timeout", id, key);
+        for (deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                later.statusCode() == 409 && System.nanoTime() < deadline; ) {
+            Thread.sleep(50);
+            later = postTo("charges/fault-tolerance-timeout", id, key);
+        }
+        HttpResponse<String> replay = later;
+        assertEquals(201, replay.statusCode(), () -> "a retry after the body ended: " + abbreviate(replay.body()));
+        assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElse(""), "replayed");
+        assertTrue(replay.body().endsWith(" run 1"), () -> "the body's response: " + abbreviate(replay.body()));
+        Thread.sleep(4_000); // two leases of the operation
+        assertEquals(201, postTo("charges/fault-tolerance-timeout", id, key).statusCode(), "two leases later");
+        assertEquals(1, rows(id), "effect rows of the key");
+        assertEquals(1, effects.executions(id), "executions of the key");
+    }
+
     private HttpResponse<String> postTo(String path, String id, String key) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(
                         Deployments.loopback(deployed).resolve("api/" + path))

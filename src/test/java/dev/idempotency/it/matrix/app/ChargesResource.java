@@ -141,4 +141,24 @@ public class ChargesResource {
             response.resume(work.charge(id, Outcome.OK));
         });
     }
+    /**
+     * MicroProfile Fault Tolerance's {@code @Timeout} (inert where the server has none): the request
+     * fails at 300 ms while the body runs on, ignoring the interrupt as a blocking call does, and writes
+     * its effect row {@link #TIMED_OUT_WORK_MILLIS} after the call. Its lease (2 s) is shorter than the work.
+     */
+    @POST
+    @Path("fault-tolerance-timeout")
+    @Idempotent(name = "matrix.fault-tolerance-timeout", lease = "PT2S")
+    @org.eclipse.microprofile.faulttolerance.Timeout(300)
+    public Response faultToleranceTimeout(String id) {
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(TIMED_OUT_WORK_MILLIS);
+        for (long left; (left = end - System.nanoTime()) > 0; ) {
+            try {
+                java.util.concurrent.TimeUnit.NANOSECONDS.sleep(left);
+            } catch (InterruptedException e) {
+                // A blocking call the timeout cannot stop: the work goes on.
+            }
+        }
+        return work.charge(id, Outcome.OK);
+    }
 }
