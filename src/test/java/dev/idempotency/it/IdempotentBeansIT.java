@@ -144,14 +144,8 @@ class IdempotentBeansIT extends IdempotentBeansScenarios {
 
     /** After the body's row is written, a retry gets its result (in progress for at most 10 s), also two leases later. */
     private void assertStoredOnceTheBodyEnded(String id, Callable<Object> call) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (rows(id) < 1) {
-            assertTrue(
-                    System.nanoTime() < deadline,
-                    "the work's effect row within 30 s; executions " + effects.executions(id));
-            Thread.sleep(20);
-        }
-        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        awaitTheEffectRow(id);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         Object retry;
         while ((retry = outcome(call)) instanceof IdempotencyInProgressException && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -175,6 +169,16 @@ class IdempotentBeansIT extends IdempotentBeansScenarios {
 
     /** After the work's row is written, and two leases later, a retry is refused and nothing runs again. */
     private void assertHeldPastTheLease(String id, Callable<Object> call) throws Exception {
+        awaitTheEffectRow(id);
+        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry after the work ended");
+        Thread.sleep(2 * java.time.Duration.parse(TimedCharges.LEASE).toMillis());
+        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry two leases later");
+        assertEquals(1, rows(id), "effect rows of the key");
+        assertEquals(1, timed.started(id), "starts of the key's work");
+        assertEquals(1, effects.executions(id), "executions of the key");
+    }
+
+    private void awaitTheEffectRow(String id) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (rows(id) < 1) {
             assertTrue(
@@ -182,12 +186,6 @@ class IdempotentBeansIT extends IdempotentBeansScenarios {
                     "the work's effect row within 30 s; executions " + effects.executions(id));
             Thread.sleep(20);
         }
-        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry after the work ended");
-        Thread.sleep(2 * java.time.Duration.parse(TimedCharges.LEASE).toMillis());
-        assertInstanceOf(IdempotencyInProgressException.class, outcome(call), "a retry two leases later");
-        assertEquals(1, rows(id), "effect rows of the key");
-        assertEquals(1, timed.started(id), "starts of the key's work");
-        assertEquals(1, effects.executions(id), "executions of the key");
     }
 
     private void awaitExecutions(String id, int expected) throws InterruptedException {

@@ -1,15 +1,12 @@
 package dev.idempotency.stores.jpa;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -17,7 +14,7 @@ import javax.sql.DataSource;
  * without testing it, and drops only a connection that was aborted. After a database restart every
  * idle connection in it is dead.
  */
-final class NonValidatingPool implements DataSource {
+final class NonValidatingPool extends StubDataSource {
 
     private final DataSource target;
     private final Deque<Connection> idle = new ArrayDeque<>();
@@ -75,41 +72,5 @@ final class NonValidatingPool implements DataSource {
                         }
                     }
                 });
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        return getConnection();
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-        return null;
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-        return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-        return false;
     }
 }

@@ -1,18 +1,15 @@
 package dev.idempotency.stores.jpa;
 
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
  * A data source that can be taken down, as a database outage looks to the store: no connection. Also
  * an unpooled data source ({@link #unpooled}).
  */
-final class SwitchableDataSource implements DataSource {
+final class SwitchableDataSource extends StubDataSource {
 
     private final ConnectionSource target;
     private volatile boolean down;
@@ -52,41 +49,5 @@ final class SwitchableDataSource implements DataSource {
             throw new SQLTransientConnectionException("Connection refused (the test took the database down)", "08001");
         }
         return target.get();
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        return getConnection();
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-        return null;
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-        return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-        return false;
     }
 }
