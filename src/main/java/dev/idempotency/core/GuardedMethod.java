@@ -23,36 +23,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The per-method plan of a guarded method: its policy, how to read its key, how to store its
- * outcome. Built once per method (at deployment, so that errors show then) and reused for every call.
+ * The per-method plan of a guarded method: its policy, how to read its key and fingerprint, how to
+ * store its outcome. Built once per method at deployment, so that a method that cannot be guarded fails
+ * then, and reused for every call.
  *
- * <p>An owned call is settled by the transactions its own work ran in, as reported through {@link
- * WorkTransactions}: the outcome is stored once that work is durable, and the key released if it was
- * undone. When the throw decides, the first matching rule applies:
- *
- * <ol>
- *   <li>An exception the policy keeps is stored, once the work is durable; if every transaction the
- *       work ran in rolled back, the key is released.
- *   <li>Otherwise, if the work ran in a transaction, the exception is stored if that transaction
- *       committed (the method's work is there to stay, so running it again would repeat it), and the
- *       key is released if it rolled back.
- *   <li>Otherwise the key is released at once.
- * </ol>
- *
- * <p>A timeout ({@code java.util.concurrent.TimeoutException} or MicroProfile Fault Tolerance's, also
- * wrapped in {@code CompletionException} or {@code ExecutionException}) that no {@code keepOn} or
- * {@code releaseOn} type names ends the caller's wait, not the work. If it came from between the guard
- * and the body (Fault Tolerance's {@code @Timeout}), the claim stays as for a running call until the
- * body itself ends, and the body's own outcome is then settled by the rules above. If the body itself
- * timed out ({@code orTimeout}, a bounded {@code get}), the work it stopped waiting for may still run
- * out of the guard's sight: the outcome is unknown, so the key is neither stored nor released, and its
- * claim is held for the retention ({@link IdempotencyEngine#hold}).
- *
- * <p>A method returning {@code CompletionStage<T>} or {@code CompletableFuture<T>} holds its claim
- * until the returned stage completes; its value (of type {@code T}) or its exception is then settled
- * by the same rules, and a repeat gets a completed (or failed) stage. Its guard decisions (in
- * progress, key mismatch, missing key, store unavailable, replayed exceptions) fail the returned
- * stage instead of being thrown. Other asynchronous return types are refused when planning.
+ * <p>An owned call is settled by the transactions its own work ran in ({@link WorkTransactions}), and,
+ * when a timeout outside the body ended the caller's wait, by the body's own outcome once it ends. A
+ * {@code CompletionStage} method is settled when its stage completes. The rules, in the order they
+ * apply: docs/configuration.md, sections "How a call is decided", "Asynchronous methods", "Timeouts"
+ * and "Exceptions".
  */
 public final class GuardedMethod {
 

@@ -23,33 +23,15 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Message-consumer deduplication with an attempt limit, on the configured {@link IdempotencyStore}.
- * A message is identified by its id and the consumer's name, so two consumers of one message are
- * deduplicated separately.
+ * Message-consumer deduplication with an attempt limit, on the configured {@link IdempotencyStore}: a
+ * delivery is acknowledged without running ({@link Delivery#DUPLICATE}), skipped after the limit
+ * ({@link Delivery#SKIPPED_FAILED}, with a {@link FailedMessage}), refused while another delivery of
+ * it runs ({@link IdempotencyInProgressException}), or run as the next attempt. A message is
+ * identified by its id and the consumer's name.
  *
- * <p>A delivery is decided by the first rule that applies:
- *
- * <ol>
- *   <li>If the message was processed, the delivery is acknowledged without running ({@link
- *       Delivery#DUPLICATE}).
- *   <li>If the message reached its attempt limit, the delivery is skipped and reported ({@link
- *       Delivery#SKIPPED_FAILED}, a WARNING log line and a {@link FailedMessage}).
- *   <li>If another delivery of it is processing now, this one fails with {@link
- *       IdempotencyInProgressException}, so the broker redelivers it later.
- *   <li>Otherwise this delivery runs the handler as the next attempt. On success the message is
- *       marked processed. On failure the attempt is recorded with its error and the exception is
- *       rethrown; if it was the last allowed attempt the message is marked failed and reported.
- * </ol>
- *
- * <p>Composed from the store's primitives only. The message's main record is claimed for the
- * duration of one delivery (lease), and completed with a "succeeded" or "failed" marker. Attempt
- * {@code n} is the claim of its own key ({@code <message>/attempt/<n>}), completed with the error
- * text: the next attempt is the first such key this delivery can claim, so attempts are counted
- * atomically on every store, and an attempt whose process crashed still counts (its claim lives for
- * the retention).
- *
- * <p>Inside a JTA transaction a success counts only once the transaction commits (a rollback counts
- * as a failed attempt), through the {@link Settlement} the caller passes.
+ * <p>Composed from the store's primitives only, so it behaves alike on every store; inside a JTA
+ * transaction a success counts once the transaction commits, through the caller's {@link Settlement}.
+ * The rules: docs/toolkit.md, section 2; how attempts are counted: docs/internals.md, "Message attempts".
  */
 public final class MessageDeduplicator {
 

@@ -51,33 +51,15 @@ import org.jgroups.util.Util;
 
 /**
  * The store of a cluster of Infinispan nodes: the records are a RAFT state machine ({@link RecordSet})
- * replicated to every member over the cache manager's own JGroups channel (jgroups-raft, the RAFT
- * implementation that Infinispan itself integrates).
+ * replicated to every member over the cache manager's own JGroups channel (jgroups-raft).
  *
- * <p>The rules, which hold whatever the members do (join, leave, crash, split):
- *
- * <ol>
- *   <li>Every claim, complete, release and delete is one RAFT command. The leader appends it to its
- *       log, a majority of the members stores it, and then every member applies it in log order, where
- *       {@link RecordLifecycle} decides it on the state every earlier command left. The caller gets the
- *       leader's decision. So two claims of one key can never both win, and a completed outcome is
- *       never lost while a majority of the members keeps its log.
- *   <li>Without a majority (a minority side of a split, or too many members down) nothing commits: a
- *       claim gets {@link IdempotencyStoreUnavailableException} (503) within {@code write-timeout} and
- *       its caller does not run.
- *   <li>A claim whose answer did not arrive in time is refused (503) although it may still commit: it
- *       then holds the key until its lease ends (a retry gets 409 meanwhile), and nothing ran.
- *   <li>A complete or release whose answer did not arrive is sent again for up to {@link
- *       #SETTLE_PATIENCE}; a complete sent again accepts its own COMPLETED record as done.
- *   <li>A duplicate of a key that this member already holds COMPLETED is answered from this member's
- *       copy without a command (a COMPLETED record is final until it expires). Any other duplicate
- *       is decided by the leader.
- *   <li>{@link #read} asks the leader (a read-only RAFT request), so it sees every write that returned
- *       before it, on any member.
- * </ol>
- *
- * <p>Each member keeps its log in {@code state-dir}; a member that restarts reads it back, and then
- * receives what it missed from the leader.
+ * <p>Every claim, complete, release and delete is one RAFT command, decided by {@link RecordLifecycle}
+ * on every member in log order; the caller gets the leader's decision. Without a majority nothing
+ * commits and a claim gets {@link IdempotencyStoreUnavailableException} within {@code write-timeout}.
+ * A complete or release whose answer was lost is sent again for up to {@link #SETTLE_PATIENCE}. A
+ * duplicate of a key this member holds COMPLETED is answered from its own copy; {@link #read} asks the
+ * leader. How a cluster behaves: docs/infinispan-store.md; the design: docs/internals.md, "The
+ * Infinispan cluster".
  */
 public final class InfinispanClusterStore implements IdempotencyStore, AutoCloseable {
 

@@ -16,35 +16,14 @@ import org.jgroups.protocols.raft.RaftHeader;
 
 /**
  * jgroups-raft's {@code RAFT} with a follower that commits only what it has verified against the
- * current leader's log, as the RAFT paper's receiver rules say (§5.3; "If leaderCommit > commitIndex,
- * set commitIndex = min(leaderCommit, index of last new entry)").
- *
- * <p>jgroups-raft 1.1.4 lets a follower commit, and apply to the records, entries of its own log that
- * the leader never sent it: on an append without entries (the leader's commit message, which names
- * no previous entry) it commits its log up to the leader's commit index, and it reports its whole log
- * as matching the leader's (its last index) when it already holds the first of the entries sent. A
- * member that led, appended commands that no majority stored, and came back as a follower (after a
- * {@code kill -9}, or a split) still holds those commands at indices where the new leader has others:
- * it then applied them, and the leader, believing the member's log matched, counted it toward a
- * majority it did not have. The chaos test saw it: a member whose committed log conflicted with the
- * leader's ("cannot delete entries ... as commit_index is higher"), and records that differed between
- * members. Other RAFT implementations fixed the same defect the same way (atomix/copycat #265,
- * rabbitmq/ra #508).
- *
- * <p>The rules here, for each append a follower receives in the leader's term:
- *
- * <ol>
- *   <li>An entry is <em>verified</em> when it is committed here, or arrived in an append of the current
- *       term whose previous entry matched (by index and term) this log: by RAFT's log matching, this
- *       log then equals the leader's up to the append's last entry.
- *   <li>An entry already here whose term differs from the one sent at its index is deleted with all
- *       that follow it (never a committed one), and the sent entries are appended.
- *   <li>The follower commits up to {@code min(leader commit, last verified index)}, and reports the last
- *       verified index as the point up to which its log matches the leader's.
- * </ol>
+ * current leader's log, as the RAFT paper's receiver rules say (§5.3: "If leaderCommit > commitIndex,
+ * set commitIndex = min(leaderCommit, index of last new entry)"). jgroups-raft 1.1.4 lets a follower
+ * commit entries of its own log the leader never sent it, so a deposed leader could apply commands no
+ * majority stored (seen by the chaos test; atomix/copycat #265 and rabbitmq/ra #508 fixed the same).
  *
  * <p>Only the follower's handling of an append changes; the wire format, the protocol id and every
- * other path are {@code RAFT}'s, so members with and without this class interoperate.
+ * other path are {@code RAFT}'s, so members with and without this class interoperate. The rules:
+ * docs/internals.md, "The Infinispan cluster".
  */
 public final class VerifyingRaft extends RAFT {
 
