@@ -24,6 +24,8 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -109,11 +111,14 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
             Predicate<String> joined,
             String transactionRegistry) {}
 
+    /** How often a member measures its clock against the leader's once it has a measurement. */
+    static final Duration CLOCK_REFRESH = Duration.ofSeconds(5);
+
     private final EmbeddedCacheManager manager;
     private final Options options;
     private final Clock clock;
     private final Runnable onClose;
-    private final RecordSet records = new RecordSet();
+    private final RecordSet records;
     private final ForkChannel channel;
     private final RaftHandle raft;
 
@@ -122,6 +127,22 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
 
     /** Looked up on first use by an operation in the joined mode. */
     private volatile TransactionSynchronizationRegistry registry;
+
+    /**
+     * The leader's clock minus this member's, as last measured ({@link #measureClockOffset}); every
+     * command is stamped, and every expiry judged here, on this member's clock plus it.
+     */
+    private volatile long leaderOffsetMillis;
+
+    /** When the offset was last measured ({@code System.nanoTime()}); 0 before the first measurement. */
+    private volatile long offsetMeasuredAt;
+
+    /** Measures the offset from the leader's clock, every second until the first success, then every {@link #CLOCK_REFRESH}. */
+    private final ScheduledExecutorService clockSync = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "idempotency-raft-clock");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** Set while commands fail, so that an outage is logged once when it starts and once when it ends. */
     private final AtomicBoolean failing = new AtomicBoolean();
@@ -140,6 +161,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         this.options = options;
         this.clock = clock;
         this.onClose = onClose;
+        this.records = new RecordSet(clock);
         Transport transport = GlobalComponentRegistry.componentOf(manager, Transport.class);
         if (!(transport instanceof JGroupsTransport jgroups)) {
             throw new IllegalStateException("the Infinispan cache manager has no JGroups transport: " + transport);
@@ -172,6 +194,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 }
             });
             channel.connect(stack);
+            clockSync.scheduleWithFixedDelay(this::measureClockOffset, 0, 1, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException(
                     "could not join the RAFT group '" + stack + "' as '" + options.raftId() + "' with its log in "
@@ -252,7 +275,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         if (operation != null && options.joined().test(operation)) {
             requireTransaction(operation); // before the call runs: its outcome could not be prepared
         }
-        Instant now = clock.instant();
+        Instant now = now();
         IdempotencyRecord mine = records.local(key);
         if (mine != null && mine.status() == RecordStatus.COMPLETED && RecordLifecycle.isLive(mine, now)) {
             return ClaimResult.existing(mine); // final until it expires: a stale copy cannot be wrong
@@ -284,7 +307,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
      * that leases of a second or less (tests) keep working.
      */
     private void refuseIfLate(String key, String owner, Duration lease, Instant sent, Instant expiresAt) {
-        Instant now = clock.instant();
+        Instant now = now();
         if (Duration.between(sent, now).compareTo(LATE_COMMIT) < 0
                 || !Duration.between(now, expiresAt).minus(lease.dividedBy(2)).isNegative()) {
             return;
@@ -317,7 +340,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     @Override
     public Optional<IdempotencyRecord> read(String key) {
         IdempotencyRecord r = readFromLeader(key);
-        return RecordLifecycle.isLive(r, clock.instant()) ? Optional.of(r) : Optional.empty();
+        return RecordLifecycle.isLive(r, now()) ? Optional.of(r) : Optional.empty();
     }
 
     /**
@@ -343,7 +366,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 "complete",
                 key,
                 retry -> RecordSet.booleanResult(
-                        send("complete", key, RecordSet.complete(key, owner, outcome, clock.instant(), ttl, retry))));
+                        send("complete", key, RecordSet.complete(key, owner, outcome, now(), ttl, retry))));
     }
 
     private boolean completeJoined(String operation, String key, String owner, byte[] outcome, Duration ttl) {
@@ -361,8 +384,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         });
         boolean prepared = false;
         try {
-            prepared = RecordSet.booleanResult(
-                    send("prepare", key, RecordSet.prepare(key, owner, outcome, clock.instant(), ttl)));
+            prepared =
+                    RecordSet.booleanResult(send("prepare", key, RecordSet.prepare(key, owner, outcome, now(), ttl)));
             return prepared;
         } finally {
             if (!prepared) {
@@ -394,8 +417,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 boolean stored = persistently(
                         "commit",
                         key,
-                        retry -> RecordSet.booleanResult(send(
-                                "commit", key, RecordSet.commitPrepared(key, owner, clock.instant(), ttl, retry))));
+                        retry -> RecordSet.booleanResult(
+                                send("commit", key, RecordSet.commitPrepared(key, owner, now(), ttl, retry))));
                 if (!stored) {
                     LOG.log(
                             System.Logger.Level.DEBUG,
@@ -482,7 +505,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     /** One RAFT command, not retried: the engine renews again a third of a lease later. */
     @Override
     public boolean renew(String key, String owner, Duration lease) {
-        return RecordSet.booleanResult(send("renew", key, RecordSet.renew(key, owner, clock.instant(), lease)));
+        return RecordSet.booleanResult(send("renew", key, RecordSet.renew(key, owner, now(), lease)));
     }
 
     @Override
@@ -496,7 +519,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
      */
     @Override
     public int purgeExpired(int max) {
-        Instant now = clock.instant();
+        Instant now = now();
         if (max <= 0 || !records.hasDead(now, options.claimGrace())) {
             return 0;
         }
@@ -506,6 +529,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     /** Leaves the RAFT group; stops the cache manager if this store started it. */
     @Override
     public void close() {
+        clockSync.shutdownNow();
         try {
             channel.disconnect();
             channel.close();
@@ -524,6 +548,54 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     public long requestsSent(String operation) {
         LongAdder n = sent.get(operation);
         return n == null ? 0 : n.sum();
+    }
+
+    // ---------------------------------------------------------------- the cluster's clock
+
+    /**
+     * The cluster's time: this member's clock plus its measured offset from the leader's, so that a
+     * member whose clock is skewed neither purges records nor takes claims over early (the leader's
+     * clock is the cluster's; a new leader's is measured within {@link #CLOCK_REFRESH}). Before the
+     * first measurement, this member's own clock.
+     */
+    private Instant now() {
+        return clock.instant().plusMillis(leaderOffsetMillis);
+    }
+
+    /** The leader's clock minus this member's, as last measured; {@code null} before the first measurement. */
+    Duration leaderClockOffset() {
+        return offsetMeasuredAt == 0 ? null : Duration.ofMillis(leaderOffsetMillis);
+    }
+
+    /**
+     * Asks the leader for its clock (a read-only request, never in the log) and keeps the difference
+     * from this member's, taken at the middle of the round trip. A failure keeps the last offset: no
+     * leader means no command commits either.
+     */
+    private void measureClockOffset() {
+        long measured = offsetMeasuredAt;
+        if (measured != 0 && System.nanoTime() - measured < CLOCK_REFRESH.toNanos()) {
+            return;
+        }
+        try {
+            long offset;
+            if (raft.isLeader()) {
+                offset = 0;
+            } else {
+                byte[] query = RecordSet.time();
+                long before = clock.millis();
+                byte[] answer = raft.getAsync(query, 0, query.length, null)
+                        .get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                long after = clock.millis();
+                offset = RecordSet.longResult(answer) - (before + (after - before) / 2);
+            }
+            leaderOffsetMillis = offset;
+            offsetMeasuredAt = System.nanoTime() | 1; // never 0
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.DEBUG, "clock offset from the RAFT leader not measured: {0}", e.toString());
+        }
     }
 
     // ---------------------------------------------------------------- RAFT round trips

@@ -12,6 +12,7 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,11 +54,25 @@ final class RecordSet implements StateMachine {
     private static final byte COMMIT_PREPARED = 8;
     private static final byte NOOP = 9;
     private static final byte RENEW = 10;
+    private static final byte TIME = 11;
 
     /** Version of the snapshot format, first byte of every snapshot. */
     private static final byte SNAPSHOT_V1 = 1;
 
     private final Map<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
+
+    /** This member's clock: read only to answer {@link #time()}, never to decide a command. */
+    private final Clock clock;
+
+    /** A record set whose {@link #time()} answers from {@code clock}. */
+    RecordSet(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** A record set on the system clock. */
+    RecordSet() {
+        this(Clock.systemUTC());
+    }
 
     /**
      * The outcomes of prepared claims, by key (see {@link #prepare}): an entry exists only next to its
@@ -191,6 +206,14 @@ final class RecordSet implements StateMachine {
         return command(READ, out -> RecordCodec.writeString(out, key));
     }
 
+    /**
+     * Read-only: the answering member's clock, in epoch milliseconds. Sent as a read-only request, it
+     * is answered by the leader alone, and never enters the log.
+     */
+    static byte[] time() {
+        return command(TIME, out -> {});
+    }
+
     // ---------------------------------------------------------------- answers
 
     static ClaimResult claimResult(byte[] answer) {
@@ -208,6 +231,10 @@ final class RecordSet implements StateMachine {
 
     static int intResult(byte[] answer) {
         return decode(answer, DataInput::readInt);
+    }
+
+    static long longResult(byte[] answer) {
+        return decode(answer, DataInput::readLong);
     }
 
     static IdempotencyRecord recordResult(byte[] answer) {
@@ -241,6 +268,7 @@ final class RecordSet implements StateMachine {
             case NOOP -> {}
             case RENEW -> applyRenew(in, out);
             case READ -> RecordCodec.writeOptionalRecord(out, records.get(RecordCodec.readString(in)));
+            case TIME -> out.writeLong(clock.millis());
             default -> throw new IOException("unknown idempotency record command " + op);
         }
         out.flush();

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -96,9 +95,12 @@ class InfinispanLateClaimTest {
                 .isTrue();
     }
 
-    /** The system clock, except that the next read after {@link #lagNextRead} is that much behind. */
+    /**
+     * The system clock, except that the next read after {@link #lagNextRead}, on the thread that called
+     * it, is that much behind (the member's own clock measurement, on its own thread, reads true time).
+     */
     static final class LaggingClock extends Clock {
-        private final AtomicReference<Duration> lag = new AtomicReference<>(Duration.ZERO);
+        private final ThreadLocal<Duration> lag = ThreadLocal.withInitial(() -> Duration.ZERO);
 
         void lagNextRead(Duration d) {
             lag.set(d);
@@ -106,7 +108,9 @@ class InfinispanLateClaimTest {
 
         @Override
         public Instant instant() {
-            return Instant.now().minus(lag.getAndSet(Duration.ZERO));
+            Duration d = lag.get();
+            lag.set(Duration.ZERO);
+            return Instant.now().minus(d);
         }
 
         @Override
