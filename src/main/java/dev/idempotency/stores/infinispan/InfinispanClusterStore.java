@@ -114,6 +114,13 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     /** How often a member measures its clock against the leader's once it has a measurement. */
     static final Duration CLOCK_REFRESH = Duration.ofSeconds(5);
 
+    /**
+     * A member whose clock is off the leader's by more than this stamps its commands with the leader's
+     * time; within it, with its own. Also the longest round trip a measurement is taken from (its error
+     * is at most half of it).
+     */
+    static final Duration CLOCK_TOLERANCE = Duration.ofSeconds(1);
+
     private final EmbeddedCacheManager manager;
     private final Options options;
     private final Clock clock;
@@ -554,9 +561,9 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
 
     /**
      * The cluster's time: this member's clock plus its measured offset from the leader's, so that a
-     * member whose clock is skewed neither purges records nor takes claims over early (the leader's
-     * clock is the cluster's; a new leader's is measured within {@link #CLOCK_REFRESH}). Before the
-     * first measurement, this member's own clock.
+     * member whose clock is skewed (by more than {@link #CLOCK_TOLERANCE}) neither purges records nor
+     * takes claims over early (the leader's clock is the cluster's; a new leader's is measured within
+     * {@link #CLOCK_REFRESH}). Before the first measurement, this member's own clock.
      */
     private Instant now() {
         return clock.instant().plusMillis(leaderOffsetMillis);
@@ -573,8 +580,8 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
      * leader means no command commits either.
      */
     private void measureClockOffset() {
-        long measured = offsetMeasuredAt;
-        if (measured != 0 && System.nanoTime() - measured < CLOCK_REFRESH.toNanos()) {
+        long last = offsetMeasuredAt;
+        if (last != 0 && System.nanoTime() - last < CLOCK_REFRESH.toNanos()) {
             return;
         }
         try {
@@ -584,10 +591,17 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
             } else {
                 byte[] query = RecordSet.time();
                 long before = clock.millis();
+                long started = System.nanoTime();
                 byte[] answer = raft.getAsync(query, 0, query.length, null)
                         .get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
-                long after = clock.millis();
-                offset = RecordSet.longResult(answer) - (before + (after - before) / 2);
+                long roundTrip = System.nanoTime() - started;
+                if (roundTrip > CLOCK_TOLERANCE.toNanos()) {
+                    return; // too slow an answer to read the leader's clock from: keep the last offset
+                }
+                long measured = RecordSet.longResult(answer) - (before + TimeUnit.NANOSECONDS.toMillis(roundTrip) / 2);
+                // Within the tolerance the clocks agree as far as a round trip can tell: keep this
+                // member's own clock, so that a synchronised cluster decides exactly as its clocks say.
+                offset = Math.abs(measured) <= CLOCK_TOLERANCE.toMillis() ? 0 : measured;
             }
             leaderOffsetMillis = offset;
             offsetMeasuredAt = System.nanoTime() | 1; // never 0

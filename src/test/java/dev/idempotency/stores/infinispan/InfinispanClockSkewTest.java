@@ -68,6 +68,20 @@ class InfinispanClockSkewTest {
     }
 
     @Test
+    void membersWhoseClocksAgreeKeepTheirOwn() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while ((a.leaderClockOffset() == null || b.leaderClockOffset() == null) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(a.leaderClockOffset())
+                .as("a's offset: within the tolerance, none")
+                .isEqualTo(Duration.ZERO);
+        assertThat(b.leaderClockOffset())
+                .as("b's offset: within the tolerance, none")
+                .isEqualTo(Duration.ZERO);
+    }
+
+    @Test
     void aRunningClaimIsNotTakenOverByTheSkewedMember() {
         String k = key("running");
         assertThat(a.claim(k, "owner-a", "fp", LEASE).claimed()).isTrue();
