@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Heap retained per stored record (dev.idempotency.bench.RecordMemory), for the memory store and the
-# embedded Infinispan local cache, with outcomes of 0 and 200 bytes. One fresh JVM per measurement.
+# embedded Infinispan local cache and an Infinispan cluster member's record set, with outcomes of 0 and 200 bytes. One fresh JVM per measurement.
 #
 #   bash bench/memory.sh [records]        # default 200000
 set -euo pipefail
@@ -15,4 +15,8 @@ for store in memory infinispan; do
     java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" dev.idempotency.bench.RecordMemory "$store" "$n" "$outcome" 2>/dev/null |
       grep '^store='
   done
+done
+for outcome in 0 200; do
+  java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" dev.idempotency.stores.infinispan.RecordSetMemory "$n" "$outcome" |
+    grep '^store='
 done

@@ -4,6 +4,7 @@ import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.infinispan.InfinispanStores;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import dev.idempotency.stores.memory.MemoryStoreLimits;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
@@ -37,7 +38,9 @@ public final class RecordMemory {
         int outcomeBytes = args.length > 2 ? Integer.parseInt(args[2]) : 200;
         IdempotencyStore store =
                 switch (kind) {
-                    case "memory" -> new MemoryIdempotencyStore();
+                    // Unbounded: the default limits would refuse the records measured.
+                    case "memory" -> new MemoryIdempotencyStore(
+                            java.time.Clock.systemUTC(), new MemoryStoreLimits(Long.MAX_VALUE, Long.MAX_VALUE));
                     case "infinispan" -> InfinispanStores.start(
                             ConfigLookup.none(), new Properties(), RecordMemory.class.getClassLoader());
                     default -> throw new IllegalArgumentException("store must be memory or infinispan, not " + kind);

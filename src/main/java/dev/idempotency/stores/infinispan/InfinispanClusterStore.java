@@ -29,6 +29,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -99,6 +100,9 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
      * @param claimGrace how long an IN_PROGRESS record outlives its lease, so a late owner can complete
      * @param joined which operations complete inside the caller's JTA transaction ({@code
      *     idempotency.infinispan.transaction}; see {@link #complete})
+     * @param maxEntries records the group holds at most; a claim of a new key beyond it is refused
+     * @param maxBytes bytes the group's records count for at most (see {@link RecordSet#footprint}); a
+     *     claim of a new key beyond it is refused
      */
     public record Options(
             String name,
@@ -109,7 +113,12 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
             Duration writeTimeout,
             Duration claimGrace,
             Predicate<String> joined,
-            String transactionRegistry) {}
+            String transactionRegistry,
+            long maxEntries,
+            long maxBytes) {}
+
+    /** How often at most a member that found the group full purges before it claims again. */
+    static final Duration FULL_PURGE_INTERVAL = Duration.ofSeconds(1);
 
     /** How often a member measures its clock against the leader's once it has a measurement. */
     static final Duration CLOCK_REFRESH = Duration.ofSeconds(5);
@@ -150,6 +159,12 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         t.setDaemon(true);
         return t;
     });
+
+    /** When this member last purged because the group was full ({@code System.nanoTime()}). */
+    private final AtomicLong lastFullPurge = new AtomicLong(System.nanoTime() - FULL_PURGE_INTERVAL.toNanos());
+
+    private final AtomicLong refusedSinceWarning = new AtomicLong();
+    private final Throttle fullWarning = new Throttle(Duration.ofMinutes(1));
 
     /** Set while commands fail, so that an outage is logged once when it starts and once when it ends. */
     private final AtomicBoolean failing = new AtomicBoolean();
@@ -260,6 +275,11 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         return records.size();
     }
 
+    /** The bytes this member's records count for against {@code max-bytes}. */
+    public long localBytes() {
+        return records.bytes();
+    }
+
     /**
      * This store bound to one operation: its claims and completions follow that operation's transaction
      * mode ({@code idempotency.infinispan.transaction.<operation>}). Calls on the store itself belong to
@@ -295,12 +315,61 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 return ClaimResult.existing(current);
             }
         }
-        ClaimResult result =
-                RecordSet.claimResult(send("claim", key, RecordSet.claim(key, owner, fingerprint, now, lease)));
+        RecordSet.Bounded answer = claimWithin(key, owner, fingerprint, now, lease);
+        if (answer instanceof RecordSet.Full && purgeWhenFull(now)) {
+            now = now();
+            answer = claimWithin(key, owner, fingerprint, now, lease);
+        }
+        if (answer instanceof RecordSet.Full full) {
+            throw full(key, full);
+        }
+        ClaimResult result = ((RecordSet.Decided) answer).result();
         if (result.claimed()) {
             refuseIfLate(key, owner, lease, now, result.record().expiresAt());
         }
         return result;
+    }
+
+    private RecordSet.Bounded claimWithin(String key, String owner, String fingerprint, Instant now, Duration lease) {
+        byte[] command =
+                RecordSet.claimWithin(key, owner, fingerprint, now, lease, options.maxEntries(), options.maxBytes());
+        return RecordSet.boundedResult(send("claim", key, command));
+    }
+
+    /**
+     * The group was full: deletes its dead records, at most once per {@link #FULL_PURGE_INTERVAL} on
+     * this member (a purge reads every record). Answers whether a claim may find room now.
+     */
+    private boolean purgeWhenFull(Instant now) {
+        long last = lastFullPurge.get();
+        long at = System.nanoTime();
+        if (at - last < FULL_PURGE_INTERVAL.toNanos() || !lastFullPurge.compareAndSet(last, at)) {
+            return false;
+        }
+        return purgeExpired(Integer.MAX_VALUE) > 0;
+    }
+
+    private IdempotencyStoreUnavailableException full(String key, RecordSet.Full full) {
+        String what = "The Infinispan idempotency cluster '" + options.name() + "' is full (limits "
+                + InfinispanStores.MAX_ENTRIES + "=" + options.maxEntries() + ", " + InfinispanStores.MAX_BYTES + "="
+                + options.maxBytes() + "; it holds " + full.entries() + " records counting " + full.bytes()
+                + " bytes)";
+        String fix = "Raise the limits (each member's heap must hold them: about "
+                + RecordSet.RECORD_OVERHEAD_BYTES + " bytes a record plus its stored outcome), or shorten"
+                + " idempotency.ttl.";
+        long refused = refusedSinceWarning.incrementAndGet();
+        if (fullWarning.pass()) {
+            refusedSinceWarning.addAndGet(-refused);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    what + " and holds no expired record: " + refused
+                            + " new claim(s) refused since the last warning, and those calls did not run. " + fix);
+        }
+        return new IdempotencyStoreUnavailableException(
+                null,
+                hash(key),
+                what + " and every record in it is still live, so the call did not run; retry later. Operators: " + fix,
+                null);
     }
 
     /**

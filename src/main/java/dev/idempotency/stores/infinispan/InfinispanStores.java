@@ -91,6 +91,22 @@ public final class InfinispanStores {
      */
     public static final String TRANSACTION = "idempotency.infinispan.transaction";
 
+    /**
+     * Config key: in a cluster, the records its RAFT group holds at most, live or not yet purged; a claim
+     * of a new key beyond it gets 503. Default: {@value #DEFAULT_MAX_ENTRIES}.
+     */
+    public static final String MAX_ENTRIES = "idempotency.infinispan.max-entries";
+
+    /**
+     * Config key: in a cluster, the bytes its records count for at most (about 600 a record plus its
+     * stored outcome); a claim of a new key beyond it gets 503. Default: a quarter of the JVM's maximum
+     * heap.
+     */
+    public static final String MAX_BYTES = "idempotency.infinispan.max-bytes";
+
+    /** Default of {@link #MAX_ENTRIES}. */
+    public static final long DEFAULT_MAX_ENTRIES = 10_000_000;
+
     /** Placeholder of the shipped XML: the address every socket binds to; with the port, the RAFT id. */
     public static final String BIND_ADDRESS = "idempotency.infinispan.bind-address";
 
@@ -205,6 +221,14 @@ public final class InfinispanStores {
                         + " store runs on one node's local cache, whose records live and die with the node: the"
                         + " joined mode is for a cluster ('" + CONFIG + "=" + CLUSTER_CONFIG + "'). Remove the key.");
             }
+            for (String key : List.of(MAX_ENTRIES, MAX_BYTES)) {
+                if (settings.text(key).isPresent()) {
+                    throw new IdempotencyConfigurationException("'" + key + "' bounds the records of an Infinispan"
+                            + " cluster, but this store runs on one node's local cache ('" + CONFIG + "' has no"
+                            + " <transport>). Remove the key, or run a cluster ('" + CONFIG + "=" + CLUSTER_CONFIG
+                            + "').");
+                }
+            }
             if (manager.getCacheConfiguration(name) == null) {
                 throw new IdempotencyConfigurationException(origin + " has no cache named '" + name
                         + "'. Define that cache in the configuration, or set '" + CACHE
@@ -237,7 +261,9 @@ public final class InfinispanStores {
                 settings.duration(WRITE_TIMEOUT, DEFAULT_WRITE_TIMEOUT),
                 grace,
                 joined,
-                JoinedMode.registryName(settings));
+                JoinedMode.registryName(settings),
+                settings.longBetween(MAX_ENTRIES, DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE),
+                settings.longBetween(MAX_BYTES, Runtime.getRuntime().maxMemory() / 4, 1, Long.MAX_VALUE));
         return new InfinispanClusterStore(manager, options, clock, stop);
     }
 

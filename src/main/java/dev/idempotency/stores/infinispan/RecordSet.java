@@ -55,11 +55,30 @@ final class RecordSet implements StateMachine {
     private static final byte NOOP = 9;
     private static final byte RENEW = 10;
     private static final byte TIME = 11;
+    private static final byte CLAIM_WITHIN = 12;
+
+    /** First byte of a {@link #claimWithin} answer: the claim was decided (the rest is a claim answer). */
+    private static final byte DECIDED = 0;
+
+    /** First byte of a {@link #claimWithin} answer: no room for a new record (the set's counts follow). */
+    private static final byte FULL = 1;
+
+    /**
+     * Heap bytes a record takes besides its outcome, as counted against {@code max-bytes}: the map
+     * entry, the record, its key, owner and fingerprint (measured: {@code RecordSetMemory}).
+     */
+    static final long RECORD_OVERHEAD_BYTES = 600;
 
     /** Version of the snapshot format, first byte of every snapshot. */
     private static final byte SNAPSHOT_V1 = 1;
 
     private final Map<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
+
+    /**
+     * What the records and prepared outcomes take, as {@link #footprint} counts it: changed only by
+     * {@link #apply} and {@link #readContentFrom}, so every member counts the same for the same state.
+     */
+    private volatile long bytes;
 
     /** This member's clock: read only to answer {@link #time()}, never to decide a command. */
     private final Clock clock;
@@ -90,6 +109,11 @@ final class RecordSet implements StateMachine {
         return records.size();
     }
 
+    /** The bytes this member's records and prepared outcomes count for ({@link #footprint}). */
+    long bytes() {
+        return bytes;
+    }
+
     /** Whether this member holds a record that a purge at {@code now} would delete. */
     boolean hasDead(Instant now, Duration grace) {
         for (IdempotencyRecord r : records.values()) {
@@ -109,6 +133,25 @@ final class RecordSet implements StateMachine {
             RecordCodec.writeString(out, fingerprint);
             RecordCodec.writeInstant(out, now);
             writeDuration(out, lease);
+        });
+    }
+
+    /**
+     * A {@link #claim} that creates no new record while the set holds {@code maxEntries} records, or
+     * one that would take it past {@code maxBytes}; a claim of a key that has a record (a replay, a
+     * takeover) is decided as usual. The limits travel in the command, so that every member decides
+     * the same whatever its own configuration.
+     */
+    static byte[] claimWithin(
+            String key, String owner, String fingerprint, Instant now, Duration lease, long maxEntries, long maxBytes) {
+        return command(CLAIM_WITHIN, out -> {
+            RecordCodec.writeString(out, key);
+            RecordCodec.writeString(out, owner);
+            RecordCodec.writeString(out, fingerprint);
+            RecordCodec.writeInstant(out, now);
+            writeDuration(out, lease);
+            out.writeLong(maxEntries);
+            out.writeLong(maxBytes);
         });
     }
 
@@ -225,6 +268,27 @@ final class RecordSet implements StateMachine {
         });
     }
 
+    /** The answer to {@link #claimWithin}: a decided claim, or the set's counts when it was full. */
+    sealed interface Bounded permits Decided, Full {}
+
+    /** The claim was decided: {@code result} as for {@link #claim}. */
+    record Decided(ClaimResult result) implements Bounded {}
+
+    /** No room: the set held {@code entries} records counting {@code bytes}. */
+    record Full(long entries, long bytes) implements Bounded {}
+
+    static Bounded boundedResult(byte[] answer) {
+        return decode(answer, in -> {
+            if (in.readByte() == FULL) {
+                return new Full(in.readLong(), in.readLong());
+            }
+            boolean claimed = in.readBoolean();
+            IdempotencyRecord record = RecordCodec.readRecord(in);
+            IdempotencyRecord replaced = RecordCodec.readOptionalRecord(in);
+            return new Decided(claimed ? ClaimResult.claimed(record, replaced) : ClaimResult.existing(record));
+        });
+    }
+
     static boolean booleanResult(byte[] answer) {
         return decode(answer, DataInput::readBoolean);
     }
@@ -251,6 +315,7 @@ final class RecordSet implements StateMachine {
         DataOutputStream out = new DataOutputStream(bytes);
         switch (op) {
             case CLAIM -> applyClaim(in, out);
+            case CLAIM_WITHIN -> applyClaimWithin(in, out);
             case COMPLETE -> applyComplete(in, out);
             case RELEASE -> {
                 String key = RecordCodec.readString(in);
@@ -275,13 +340,50 @@ final class RecordSet implements StateMachine {
         return serializeResponse ? bytes.toByteArray() : null;
     }
 
+    private void applyClaimWithin(DataInput in, DataOutput out) throws IOException {
+        String key = RecordCodec.readString(in);
+        String owner = RecordCodec.readString(in);
+        String fingerprint = RecordCodec.readString(in);
+        Instant now = RecordCodec.readInstant(in);
+        Duration lease = readDuration(in);
+        long maxEntries = in.readLong();
+        long maxBytes = in.readLong();
+        decideClaim(key, owner, fingerprint, now, lease, maxEntries, maxBytes, true, out);
+    }
+
+    /** A {@link #claim} (unbounded; commands written before {@link #claimWithin} existed). */
     private void applyClaim(DataInput in, DataOutput out) throws IOException {
         String key = RecordCodec.readString(in);
         String owner = RecordCodec.readString(in);
         String fingerprint = RecordCodec.readString(in);
         Instant now = RecordCodec.readInstant(in);
         Duration lease = readDuration(in);
+        decideClaim(key, owner, fingerprint, now, lease, Long.MAX_VALUE, Long.MAX_VALUE, false, out);
+    }
+
+    private void decideClaim(
+            String key,
+            String owner,
+            String fingerprint,
+            Instant now,
+            Duration lease,
+            long maxEntries,
+            long maxBytes,
+            boolean bounded,
+            DataOutput out)
+            throws IOException {
         IdempotencyRecord existing = records.get(key);
+        if (existing == null && (records.size() >= maxEntries || bytes + RECORD_OVERHEAD_BYTES > maxBytes)) {
+            // Full: nothing live is ever dropped to make room. The proposer purges what is dead and
+            // tries once more, or refuses its call.
+            out.writeByte(FULL);
+            out.writeLong(records.size());
+            out.writeLong(bytes);
+            return;
+        }
+        if (bounded) {
+            out.writeByte(DECIDED);
+        }
         if (!RecordLifecycle.isClaimable(existing, now)) {
             out.writeBoolean(false);
             RecordCodec.writeRecord(out, existing);
@@ -289,8 +391,8 @@ final class RecordSet implements StateMachine {
             return;
         }
         IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
-        records.put(key, claim);
-        prepared.remove(key);
+        store(key, claim);
+        dropAside(key);
         out.writeBoolean(true);
         RecordCodec.writeRecord(out, claim);
         RecordCodec.writeOptionalRecord(out, existing);
@@ -306,7 +408,7 @@ final class RecordSet implements StateMachine {
             out.writeBoolean(false);
             return;
         }
-        records.put(key, RecordLifecycle.renew(existing, now, lease));
+        store(key, RecordLifecycle.renew(existing, now, lease));
         out.writeBoolean(true);
     }
 
@@ -329,8 +431,8 @@ final class RecordSet implements StateMachine {
             String key, String owner, byte[] outcome, Instant now, Duration ttl, boolean acceptOwn) {
         IdempotencyRecord existing = records.get(key);
         if (RecordLifecycle.isOwnedBy(existing, owner) && outcome != null) {
-            records.put(key, RecordLifecycle.complete(existing, outcome, now, ttl));
-            prepared.remove(key);
+            store(key, RecordLifecycle.complete(existing, outcome, now, ttl));
+            dropAside(key);
             return true;
         }
         return acceptOwn && RecordLifecycle.isCompletedBy(existing, owner);
@@ -347,7 +449,7 @@ final class RecordSet implements StateMachine {
             out.writeBoolean(false);
             return;
         }
-        records.put(
+        store(
                 key,
                 new IdempotencyRecord(
                         key,
@@ -357,7 +459,7 @@ final class RecordSet implements StateMachine {
                         now.plus(ttl),
                         null,
                         existing.createdAt()));
-        prepared.put(key, outcome);
+        keepAside(key, outcome);
         out.writeBoolean(true);
     }
 
@@ -384,8 +486,7 @@ final class RecordSet implements StateMachine {
         dead.sort(null);
         int n = Math.min(max, dead.size());
         for (int i = 0; i < n; i++) {
-            records.remove(dead.get(i));
-            prepared.remove(dead.get(i));
+            drop(dead.get(i));
         }
         out.writeInt(n);
     }
@@ -403,11 +504,42 @@ final class RecordSet implements StateMachine {
     private boolean removeIf(String key, java.util.function.Predicate<IdempotencyRecord> test) {
         IdempotencyRecord existing = records.get(key);
         if (test.test(existing)) {
-            records.remove(key);
-            prepared.remove(key);
+            drop(key);
             return true;
         }
         return false;
+    }
+
+    // Every change to the records and the outcomes kept aside goes through these four, which count bytes.
+
+    private void store(String key, IdempotencyRecord record) {
+        IdempotencyRecord old = records.put(key, record);
+        bytes += footprint(record) - (old == null ? 0 : footprint(old));
+    }
+
+    private void dropAside(String key) {
+        byte[] aside = prepared.remove(key);
+        if (aside != null) {
+            bytes -= aside.length;
+        }
+    }
+
+    private void keepAside(String key, byte[] outcome) {
+        byte[] old = prepared.put(key, outcome);
+        bytes += outcome.length - (old == null ? 0 : old.length);
+    }
+
+    private void drop(String key) {
+        IdempotencyRecord old = records.remove(key);
+        if (old != null) {
+            bytes -= footprint(old);
+        }
+        dropAside(key);
+    }
+
+    /** What a record counts for against {@code max-bytes}: {@link #RECORD_OVERHEAD_BYTES} and its outcome. */
+    static long footprint(IdempotencyRecord r) {
+        return RECORD_OVERHEAD_BYTES + (r.outcome() == null ? 0 : r.outcome().length);
     }
 
     @Override
@@ -419,14 +551,20 @@ final class RecordSet implements StateMachine {
         int n = in.readInt();
         records.clear();
         prepared.clear();
+        long counted = 0;
         for (int i = 0; i < n; i++) {
             IdempotencyRecord r = RecordCodec.readRecord(in);
             records.put(r.key(), r);
+            counted += footprint(r);
         }
         int p = in.readInt();
         for (int i = 0; i < p; i++) {
-            prepared.put(RecordCodec.readString(in), RecordCodec.readBytes(in));
+            String key = RecordCodec.readString(in);
+            byte[] outcome = RecordCodec.readBytes(in);
+            prepared.put(key, outcome);
+            counted += outcome.length;
         }
+        bytes = counted;
     }
 
     /** Writes the records and prepared outcomes in key order: every member's snapshot of one state is the same. */

@@ -39,6 +39,19 @@ class InfinispanLocalStoreTest extends IdempotencyStoreContract {
     }
 
     @Test
+    void theClusterLimitsOnALocalCacheFailTheDeploymentNamingTheKey() {
+        for (String key : java.util.List.of(InfinispanStores.MAX_ENTRIES, InfinispanStores.MAX_BYTES)) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> InfinispanStores.start(
+                            ConfigLookup.of(Map.of(key, "1000")),
+                            new Properties(),
+                            InfinispanLocalStoreTest.class.getClassLoader()))
+                    .isInstanceOf(dev.idempotency.IdempotencyConfigurationException.class)
+                    .hasMessageContaining("'" + key + "'")
+                    .hasMessageContaining("Remove the key");
+        }
+    }
+
+    @Test
     void theDefaultIsALocalCacheNamedIdempotency() {
         assertThat(store.cache().getName()).isEqualTo(InfinispanStores.DEFAULT_CACHE);
         assertThat(store.cache().getCacheConfiguration().clustering().cacheMode())
