@@ -1,27 +1,30 @@
 package dev.idempotency.stores.jpa;
 
-import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.RecordStatus;
+import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
+import jakarta.persistence.PrePersist;
+import jakarta.persistence.PreRemove;
+import jakarta.persistence.PreUpdate;
 import jakarta.persistence.Table;
-import java.time.Instant;
 
 /**
- * One row of the {@value #TABLE} table: an {@link IdempotencyRecord} as the JPA store keeps it.
- *
- * <p>Portable JPA only. Instants are stored as epoch milliseconds in {@code BIGINT} columns, which
- * every database compares the same way whatever the session time zone (a {@code TIMESTAMP} would be
- * read back shifted on MariaDB/MySQL sessions with another zone). The outcome is a plain {@code byte[]}
- * without {@code @Lob}, so that it maps to {@code bytea} on PostgreSQL (not a large-object {@code oid})
- * and to {@code LONGBLOB} / {@code VARBINARY} elsewhere. The DDL ships in {@code
- * META-INF/idempotency/jpa/<database>.sql}.
+ * A row of the JPA store's table {@value #TABLE}, for an application to query with its own JPA
+ * provider (JPQL entity name {@code IdempotencyRecord}); docs/jpa-store.md, "Querying the records with
+ * JPA". Read-only: only the store writes rows, with plain JDBC, so this class has no setters and refuses
+ * persist, update and remove. It is not cached ({@code @Cacheable(false)}): a provider's shared cache
+ * would keep serving a row after the store changed it. Instants are epoch milliseconds (the {@code
+ * BIGINT} columns); the outcome is a plain {@code byte[]}, {@code bytea} on PostgreSQL. The mapping
+ * matches the shipped DDL ({@code META-INF/idempotency/jpa/<database>.sql}), which is the source of the
+ * table: leave schema generation off for it, or at most validate.
  */
 @Entity(name = "IdempotencyRecord")
 @Table(name = IdempotencyRecordEntity.TABLE)
+@Cacheable(false)
 public class IdempotencyRecordEntity {
 
     /** The table name. */
@@ -53,66 +56,52 @@ public class IdempotencyRecordEntity {
     @Column(name = "updated_at", nullable = false)
     private long updatedAt;
 
-    /** For the JPA provider. */
+    /** For the JPA provider: rows come from queries, never from this constructor. */
     protected IdempotencyRecordEntity() {}
 
-    /** A new row holding {@code record}, created at {@code now}. */
-    IdempotencyRecordEntity(IdempotencyRecord record, Instant now) {
-        this.recordKey = record.key();
-        this.createdAt = now.toEpochMilli();
-        set(record, now);
+    /** The store alone writes rows: a provider's persist, flush of a change or remove fails here. */
+    @PrePersist
+    @PreUpdate
+    @PreRemove
+    void refuseWrites() {
+        throw new UnsupportedOperationException("Rows of " + TABLE + " are written by the idempotency store"
+                + " only: IdempotencyRecordEntity is read-only. Query it; to release or delete a record, use the"
+                + " store's repairs (RecordInspector, docs/operations.md, \"Inspection and repair\").");
     }
 
-    /** Overwrites every field but the key and the creation time with {@code record}'s. */
-    void set(IdempotencyRecord record, Instant now) {
-        this.status = record.status();
-        this.owner = record.owner();
-        this.fingerprint = record.fingerprint();
-        this.expiresAt = record.expiresAt().toEpochMilli();
-        this.outcome = record.outcome();
-        this.updatedAt = now.toEpochMilli();
-    }
-
-    /** A takeover of an ended lease or retention is a new record: its creation time restarts. */
-    void replace(IdempotencyRecord record, Instant now) {
-        this.createdAt = now.toEpochMilli();
-        set(record, now);
-    }
-
-    /** The record this row holds. */
-    IdempotencyRecord toRecord() {
-        return new IdempotencyRecord(
-                recordKey,
-                status,
-                owner,
-                fingerprint,
-                Instant.ofEpochMilli(expiresAt),
-                outcome,
-                Instant.ofEpochMilli(createdAt));
-    }
-
-    /** The namespaced key (the primary key). */
+    /**
+     * The namespaced key, the primary key: SHA-256 (64 lowercase hex digits) of the operation, the scope
+     * and the client's key, so the client's key cannot be read back from it.
+     */
     public String getRecordKey() {
         return recordKey;
     }
 
-    /** IN_PROGRESS or COMPLETED. */
+    /** IN_PROGRESS (claimed, running) or COMPLETED (outcome stored). */
     public RecordStatus getStatus() {
         return status;
     }
 
-    /** When the row was created or last taken over, in epoch milliseconds. */
+    /** When the key was claimed (or an ended record taken over), in epoch milliseconds. */
     public long getCreatedAt() {
         return createdAt;
     }
 
-    /** When the row was last written, in epoch milliseconds. */
+    /** When the row was last written (claimed, renewed, completed), in epoch milliseconds. */
     public long getUpdatedAt() {
         return updatedAt;
     }
 
-    /** When the record stops being live (lease end or end of retention), in epoch milliseconds. */
+    /**
+     * When the record stops being live, in epoch milliseconds: the end of the lease while IN_PROGRESS,
+     * the end of retention once COMPLETED.
+     */
     public long getExpiresAt() {
         return expiresAt;
+    }
+
+    /** The size of the stored outcome in bytes; 0 while IN_PROGRESS, which has no outcome. */
+    public int getStoredBytes() {
+        return outcome == null ? 0 : outcome.length;
     }
 }
