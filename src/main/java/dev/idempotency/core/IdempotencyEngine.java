@@ -37,8 +37,19 @@ public final class IdempotencyEngine {
      * at the store again (the call may have been held after a timeout, or its lease ended).
      */
     private static final long LOCAL_OWNER_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * The longest pause of a waiter whose key's running call is on another node, when the store
+     * notifies settlements ({@link IdempotencyStore#notifySettlements}): the notice wakes it, and this
+     * bounds the delay when a notice is lost.
+     */
+    private static final long NOTIFIED_MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private final IdempotencyStore store;
+    /**
+     * Whether the store tells this engine of settlements made on other nodes; asked when a call first
+     * waits (not at construction: a store bean may start only when first used).
+     */
+    private volatile Boolean notified;
     /** The store of each operation ({@link IdempotencyStore#forOperation}), resolved once per operation. */
     private final ConcurrentHashMap<String, IdempotencyStore> operationStores = new ConcurrentHashMap<>();
 
@@ -141,6 +152,21 @@ public final class IdempotencyEngine {
         // 96 random bits per engine, then a counter: unique across nodes and restarts, and far cheaper
         // per call than a random UUID.
         this.tokenPrefix = HexFormat.of().formatHex(random) + "-";
+    }
+
+    /** Whether the store notifies settlements; subscribes this engine's waiters on the first call. */
+    private boolean notified() {
+        Boolean n = notified;
+        if (n == null) {
+            synchronized (this) {
+                n = notified;
+                if (n == null) {
+                    n = store.notifySettlements(waiters::settled);
+                    notified = n;
+                }
+            }
+        }
+        return n;
     }
 
     /**
@@ -302,6 +328,7 @@ public final class IdempotencyEngine {
                     }
                     waiting = true;
                     waitStarted = now;
+                    notified(); // subscribes to the store's notices before this call's first look
                     // Look again at once: from now on a settlement on this node wakes this call, and one
                     // that came before is seen in the store.
                     seen = waiters.settledCount(key.storeKey());
@@ -314,20 +341,22 @@ public final class IdempotencyEngine {
                     throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
                 }
                 // A running call of this node wakes its waiters when it settles the key, so they need not
-                // poll; a call of another node (or one whose record commits with the caller's
-                // transaction, after its settlement) is polled for, at growing intervals.
-                boolean wakesUs = record.owner() != null
-                        && record.owner().startsWith(tokenPrefix)
-                        && !joinsCallerTransaction(policy.name());
+                // poll; so does a store that notifies settlements, for calls of other nodes, with a
+                // slower look at the store in case a notice is lost. Other waiters (and those of a record
+                // that commits with the caller's transaction, after its settlement) poll at growing
+                // intervals.
+                boolean joined = joinsCallerTransaction(policy.name());
+                boolean ownedHere =
+                        !joined && record.owner() != null && record.owner().startsWith(tokenPrefix);
                 awaitSettled(
                         key,
                         seen,
-                        Math.min(wakesUs ? LOCAL_OWNER_PAUSE_NANOS : pause, left),
+                        Math.min(ownedHere ? LOCAL_OWNER_PAUSE_NANOS : pause, left),
                         policy,
                         retryAfter,
                         events);
-                if (!wakesUs) {
-                    pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
+                if (!ownedHere) {
+                    pause = Math.min(pause * 2, !joined && notified() ? NOTIFIED_MAX_PAUSE_NANOS : MAX_PAUSE_NANOS);
                 }
             }
         } finally {

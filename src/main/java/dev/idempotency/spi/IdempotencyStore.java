@@ -106,6 +106,23 @@ public interface IdempotencyStore {
     int purgeExpired(int max);
 
     /**
+     * Asks the store to tell {@code listener} the key of each record that a call on any node completed
+     * or released, as soon as it learns of it, so that duplicates waiting for that call ({@code
+     * onInProgress = WAIT}) look at the store at once instead of polling it. A notice may come late or
+     * not at all (waiters still look at the store now and then), and a notice for a key that was not
+     * settled is harmless: it costs the key's waiters one look. The listener is quick and never throws.
+     *
+     * <p>The default sends nothing and returns {@code false}: waiters for calls of other nodes poll.
+     * Settlements made through this engine on this node wake their waiters in any case.
+     *
+     * @param listener receives the keys of settled records, on any thread
+     * @return whether the store will send notices
+     */
+    default boolean notifySettlements(java.util.function.Consumer<String> listener) {
+        return false;
+    }
+
+    /**
      * The store that serves the records of one operation. A store configured per operation (the JPA
      * and Infinispan stores' transaction mode) returns a view of itself bound to that operation's
      * settings; a store without per-operation settings returns itself (the default).

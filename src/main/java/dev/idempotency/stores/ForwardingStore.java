@@ -53,6 +53,11 @@ public abstract class ForwardingStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean notifySettlements(java.util.function.Consumer<String> listener) {
+        return delegate().notifySettlements(listener);
+    }
+
+    @Override
     public IdempotencyStore forOperation(String operation) {
         return delegate().forOperation(operation);
     }

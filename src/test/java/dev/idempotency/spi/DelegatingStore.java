@@ -52,4 +52,9 @@ public class DelegatingStore implements IdempotencyStore {
     public boolean joinsCallerTransaction(String operation) {
         return delegate.joinsCallerTransaction(operation);
     }
+
+    @Override
+    public boolean notifySettlements(java.util.function.Consumer<String> listener) {
+        return delegate.notifySettlements(listener);
+    }
 }

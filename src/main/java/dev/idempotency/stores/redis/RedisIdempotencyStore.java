@@ -47,15 +47,18 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
      * ARGV[1]; returns 1 if it did, 0 if the value was different or absent. With ARGV[4] (a takeover:
      * the judged record's expiry in epoch milliseconds), returns 2 and changes nothing while Redis's
      * own clock ({@code TIME}) is before it: the record is still live, whatever the node's clock says.
+     * With ARGV[5] (a completion or a release), publishes KEYS[1] on channel ARGV[5] once it changed it:
+     * the notice that wakes the waiting duplicates on every node ({@link #notifySettlements}).
      */
     static final String CAS_SCRIPT = "local v = redis.call('GET', KEYS[1])\n"
             + "if v ~= ARGV[1] then return 0 end\n"
-            + "if ARGV[4] then\n"
+            + "if ARGV[4] and ARGV[4] ~= '' then\n"
             + "  local t = redis.call('TIME')\n"
             + "  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) < tonumber(ARGV[4]) then return 2 end\n"
             + "end\n"
             + "if ARGV[2] == '' then redis.call('DEL', KEYS[1])\n"
             + "else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end\n"
+            + "if ARGV[5] then redis.call('PUBLISH', ARGV[5], KEYS[1]) end\n"
             + "return 1\n";
 
     private static final byte[] CAS_SOURCE = CAS_SCRIPT.getBytes(StandardCharsets.UTF_8);
@@ -83,6 +86,16 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     private final long settlePatienceNanos;
     private final String where;
     private final boolean ownsClient;
+
+    /** The channel of settlement notices, {@code <prefix>settled} ({@link #notifySettlements}). */
+    private final byte[] channel;
+
+    private final java.util.concurrent.CopyOnWriteArrayList<java.util.function.Consumer<String>> settledListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicBoolean subscribing =
+            new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean closed;
+    private volatile redis.clients.jedis.BinaryJedisPubSub subscription;
     /**
      * The exact bytes this store last wrote for each claim it holds (claim, takeover, renewal), so that
      * the completion is one compare-and-set against them instead of a GET and a compare-and-set. Only a
@@ -109,6 +122,60 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         this.settlePatienceNanos = settings.settlePatience().toNanos();
         this.where = settings.describe();
         this.ownsClient = ownsClient;
+        this.channel = (prefix + "settled").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Subscribes to the channel {@code <prefix>settled}, on which every completion and release
+     * publishes its key (from the compare-and-set script, so a settlement costs no extra round trip),
+     * and passes the keys of this store's records to {@code listener}. The subscription holds one
+     * connection of the client, on a daemon thread; after a lost connection it subscribes again a
+     * second later (notices published meanwhile are lost: waiters look at the store at least every 250
+     * ms).
+     */
+    @Override
+    public boolean notifySettlements(java.util.function.Consumer<String> listener) {
+        settledListeners.add(listener);
+        if (subscribing.compareAndSet(false, true)) {
+            Thread t = new Thread(this::subscribe, "idempotency-redis-settled");
+            t.setDaemon(true);
+            t.start();
+        }
+        return true;
+    }
+
+    private void subscribe() {
+        while (!closed) {
+            redis.clients.jedis.BinaryJedisPubSub s = new redis.clients.jedis.BinaryJedisPubSub() {
+                @Override
+                public void onMessage(byte[] from, byte[] message) {
+                    String rk = new String(message, StandardCharsets.UTF_8);
+                    if (rk.startsWith(prefix)) {
+                        String key = rk.substring(prefix.length());
+                        for (java.util.function.Consumer<String> l : settledListeners) {
+                            l.accept(key);
+                        }
+                    }
+                }
+            };
+            subscription = s;
+            try {
+                redis.subscribe(s, channel);
+            } catch (RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                // Redis restarting or failing over: waiters poll meanwhile; no operator action.
+                LOG.log(System.Logger.Level.DEBUG, "settlement notices from " + where + " lost; subscribing again", e);
+            }
+            if (!closed) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
     }
 
     /** Where the store is, for logs (never with the password). */
@@ -154,7 +221,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 // take it over only if it is still exactly what was judged, and if it ended on Redis's
                 // clock too (a node whose clock runs ahead must not take over early).
                 Acked<Long> cas = acknowledgedCas(
-                        rk, seen, value, px, existing.expiresAt().toEpochMilli());
+                        rk, seen, value, px, existing.expiresAt().toEpochMilli(), false);
                 long r = cas.value();
                 if (r == 1) {
                     acknowledgedClaim(rk, key, value, cas.acked());
@@ -201,7 +268,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                         IdempotencyRecord claimed = decode(key, mine.bytes);
                         IdempotencyRecord done = RecordLifecycle.complete(claimed, outcome, clock.instant(), ttl);
                         Acked<Long> cas =
-                                acknowledgedCas(rk, mine.bytes, RedisRecordCodec.encode(done), millis(ttl), null);
+                                acknowledgedCas(rk, mine.bytes, RedisRecordCodec.encode(done), millis(ttl), null, true);
                         if (cas.value() == 1) {
                             acknowledgedCompletion(key, cas.acked());
                             return true;
@@ -214,7 +281,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                             return retry && existing != null && RecordLifecycle.isCompletedBy(existing, owner);
                         }
                         IdempotencyRecord done = RecordLifecycle.complete(existing, outcome, clock.instant(), ttl);
-                        Acked<Long> cas = acknowledgedCas(rk, seen, RedisRecordCodec.encode(done), millis(ttl), null);
+                        Acked<Long> cas =
+                                acknowledgedCas(rk, seen, RedisRecordCodec.encode(done), millis(ttl), null, true);
                         if (cas.value() == 1) {
                             acknowledgedCompletion(key, cas.acked());
                             return true;
@@ -275,7 +343,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 if (!mayDelete.test(seen == null ? null : decode(key, seen))) {
                     return false;
                 }
-                if (compareAndSet(rk, seen, DELETE, 0)) {
+                // A release is a settlement: its waiters are told (a deletion on request is not).
+                if (casResult(rk, seen, DELETE, 0, null, persistent) == 1) {
                     return true;
                 }
             }
@@ -351,6 +420,15 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     /** Closes the client if this store created it. */
     @Override
     public void close() {
+        closed = true;
+        redis.clients.jedis.BinaryJedisPubSub s = subscription;
+        if (s != null && s.isSubscribed()) {
+            try {
+                s.unsubscribe();
+            } catch (RuntimeException e) {
+                // the connection is gone already; the thread ends with it
+            }
+        }
         if (ownsClient) {
             redis.close();
         }
@@ -461,13 +539,16 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     /** Runs the compare-and-set script; see {@link #CAS_SCRIPT}. */
     private boolean compareAndSet(byte[] rk, byte[] expected, byte[] next, long px) {
-        return casResult(rk, expected, next, px, null) == 1;
+        return casResult(rk, expected, next, px, null, false) == 1;
     }
 
-    /** Runs the compare-and-set script, with the takeover's expiry check if {@code expiresAt} is set. */
-    private long casResult(byte[] rk, byte[] expected, byte[] next, long px, Long expiresAt) {
+    /**
+     * Runs the compare-and-set script, with the takeover's expiry check if {@code expiresAt} is set,
+     * publishing the settlement if {@code announce}.
+     */
+    private long casResult(byte[] rk, byte[] expected, byte[] next, long px, Long expiresAt, boolean announce) {
         List<byte[]> keys = List.of(rk);
-        List<byte[]> args = casArguments(expected, next, px, expiresAt);
+        List<byte[]> args = casArguments(expected, next, px, expiresAt, announce);
         Object r;
         try {
             r = redis.evalsha(CAS_SHA, keys, args);
@@ -478,11 +559,13 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         return r instanceof Long l ? l : 0;
     }
 
-    private static List<byte[]> casArguments(byte[] expected, byte[] next, long px, Long expiresAt) {
+    private List<byte[]> casArguments(byte[] expected, byte[] next, long px, Long expiresAt, boolean announce) {
         byte[] pxArg = Long.toString(Math.max(1, px)).getBytes(StandardCharsets.US_ASCII);
-        return expiresAt == null
-                ? List.of(expected, next, pxArg)
-                : List.of(expected, next, pxArg, Long.toString(expiresAt).getBytes(StandardCharsets.US_ASCII));
+        byte[] expiry = expiresAt == null ? DELETE : Long.toString(expiresAt).getBytes(StandardCharsets.US_ASCII);
+        if (announce) {
+            return List.of(expected, next, pxArg, expiry, channel);
+        }
+        return expiresAt == null ? List.of(expected, next, pxArg) : List.of(expected, next, pxArg, expiry);
     }
 
     /** A write's answer, and how many replicas acknowledged it ({@code WAIT}; 0 without wait-replicas). */
@@ -506,13 +589,14 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     }
 
     /** The compare-and-set script and, with wait-replicas, its {@code WAIT} on the same connection. */
-    private Acked<Long> acknowledgedCas(byte[] rk, byte[] expected, byte[] next, long px, Long expiresAt) {
+    private Acked<Long> acknowledgedCas(
+            byte[] rk, byte[] expected, byte[] next, long px, Long expiresAt, boolean announce) {
         if (waitReplicas == 0) {
-            return new Acked<>(casResult(rk, expected, next, px, expiresAt), 0);
+            return new Acked<>(casResult(rk, expected, next, px, expiresAt, announce), 0);
         }
         try (AbstractPipeline p = redis.pipelined()) {
             // EVAL, not EVALSHA: in a pipeline a NOSCRIPT answer could not be retried on its connection.
-            Response<Object> r = p.eval(CAS_SOURCE, List.of(rk), casArguments(expected, next, px, expiresAt));
+            Response<Object> r = p.eval(CAS_SOURCE, List.of(rk), casArguments(expected, next, px, expiresAt, announce));
             Response<Long> acked = p.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
             p.sync();
             return new Acked<>(r.get() instanceof Long l ? l : 0L, acked.get());
