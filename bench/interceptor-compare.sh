@@ -6,7 +6,7 @@
 #
 #   bash bench/interceptor-compare.sh [BASE_REV] [ROUNDS]      # default: b921e2f 5
 #
-# The benchmark code is this checkout's (src/bench/java/.../bench); only the library classes differ.
+# The benchmark code is this checkout's (bench/jmh/java/.../bench); only the library classes differ.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 base="${1:-b921e2f}"

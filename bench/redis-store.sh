@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Redis store against the raw floor on the same Redis and the same connection pool
 # (RedisClaimBench, database 15 of the machine's Redis on 127.0.0.1:6379), side by side: every round
-# runs the store's benchmark and its floor back to back (claim / rawSetNx, claimAndComplete /
-# rawSetNxThenSetXx), one JMH fork each, so both see the same machine state. Ten warmup seconds:
+# runs the store's benchmark and its floors back to back (claim / rawSetNx, claimAndComplete /
+# rawSetNxThenSetXx and rawSetNxThenCas, a SET NX and the smallest compare-and-set script), one JMH fork each, so both see the same machine state. Ten warmup seconds:
 # the store's path needs them to be compiled (with two, the claim looked 30% slower than it is). Prints, per pair, the
 # median of the per-round ratios and the medians of every measured iteration.
 #
@@ -22,7 +22,7 @@ cd "$root"
 mvn -B -q dependency:build-classpath -Dmdep.outputFile="$out/deps.txt" -Dmdep.includeScope=test >/dev/null
 cp -r target/classes "$out/classes" && cp -r target/test-classes "$out/test-classes"
 cp="$out/test-classes:$out/classes:$(cat "$out/deps.txt")"
-benches=(claim rawSetNx claimAndComplete rawSetNxThenSetXx)
+benches=(claim rawSetNx claimAndComplete rawSetNxThenSetXx rawSetNxThenCas)
 for ((r = 1; r <= rounds; r++)); do
   for b in "${benches[@]}"; do
     java -Djmh.ignoreLock=true -cp "$cp" org.openjdk.jmh.Main "RedisClaimBench.$b\$" -p waitReplicas="$replicas" \
@@ -43,7 +43,7 @@ def raw(b):
     return statistics.median(xs)
 print("| store | ops/s (median) | floor | ops/s (median) | store / floor, median of per-round ratios | per-round ratios |")
 print("|---|---|---|---|---|---|")
-for store, floor in (("claim", "rawSetNx"), ("claimAndComplete", "rawSetNxThenSetXx")):
+for store, floor in (("claim", "rawSetNx"), ("claimAndComplete", "rawSetNxThenSetXx"), ("claimAndComplete", "rawSetNxThenCas")):
     ratios = [score(store, r) / score(floor, r) for r in range(1, rounds + 1)]
     print(f"| {store} | {raw(store):,.0f} | {floor} | {raw(floor):,.0f} | **{statistics.median(ratios):.2f}** | "
           + ", ".join(f"{x:.2f}" for x in ratios) + " |")
