@@ -42,11 +42,11 @@ class ArchitectureTest {
     @Test
     void coreUsesNoContainerApiAndNoOuterLayer() {
         assertThat(violations(
-                        "dev.idempotency.core",
+                        "dev.idempotency.internal.core",
                         ref -> CONTAINER_APIS.stream().anyMatch(api -> within(ref, api))
                                 || (within(ref, "dev.idempotency")
                                         && !ref.equals("dev.idempotency")
-                                        && !within(ref, "dev.idempotency.core")
+                                        && !within(ref, "dev.idempotency.internal.core")
                                         && !within(ref, "dev.idempotency.spi"))))
                 .as("core may use the API, the SPI and plain libraries only")
                 .isEmpty();
@@ -54,7 +54,7 @@ class ArchitectureTest {
 
     @Test
     void jaxrsDoesNotUseTheCdiGlue() {
-        assertThat(violations("dev.idempotency.jaxrs", ref -> within(ref, "dev.idempotency.cdi")))
+        assertThat(violations("dev.idempotency.internal.jaxrs", ref -> within(ref, "dev.idempotency.internal.cdi")))
                 .as("the JAX-RS entry point reaches the runtime through core.EntryPointServices")
                 .isEmpty();
     }
@@ -63,13 +63,14 @@ class ArchitectureTest {
     void theTokensApiDoesNotUseItsHttpGlueNorTheEntryPoints() {
         assertThat(violations(
                         "dev.idempotency.tokens",
-                        ref -> within(ref, "dev.idempotency.tokens.http")
-                                || within(ref, "dev.idempotency.jaxrs")
-                                || within(ref, "dev.idempotency.cdi")
+                        ref -> within(ref, "dev.idempotency.internal.tokens.http")
+                                || within(ref, "dev.idempotency.internal.jaxrs")
+                                || within(ref, "dev.idempotency.internal.cdi")
                                 || within(ref, "jakarta.ws.rs")))
                 .as("one-time tokens work in code without JAX-RS; their HTTP glue is tokens.http")
                 .isEmpty();
-        assertThat(violations("dev.idempotency.tokens.http", ref -> within(ref, "dev.idempotency.cdi")))
+        assertThat(violations(
+                        "dev.idempotency.internal.tokens.http", ref -> within(ref, "dev.idempotency.internal.cdi")))
                 .as("the token glue reaches the tokens through CDI lookups, not the cdi package")
                 .isEmpty();
     }
@@ -135,9 +136,9 @@ class ArchitectureTest {
     @Test
     void theCheckSeesADependency() {
         // The rules above pass vacuously if references are not found at all.
-        assertThat(violations("dev.idempotency.jaxrs", ref -> within(ref, "dev.idempotency.core")))
+        assertThat(violations("dev.idempotency.internal.jaxrs", ref -> within(ref, "dev.idempotency.internal.core")))
                 .isNotEmpty();
-        assertThat(violations("dev.idempotency.cdi", ref -> within(ref, "jakarta.enterprise")))
+        assertThat(violations("dev.idempotency.internal.cdi", ref -> within(ref, "jakarta.enterprise")))
                 .isNotEmpty();
     }
 

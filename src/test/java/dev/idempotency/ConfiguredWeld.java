@@ -1,6 +1,6 @@
 package dev.idempotency;
 
-import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.cdi.IdempotencyRuntime;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import jakarta.enterprise.inject.spi.Extension;

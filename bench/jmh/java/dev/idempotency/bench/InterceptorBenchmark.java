@@ -1,10 +1,10 @@
 package dev.idempotency.bench;
 
-import dev.idempotency.cdi.IdempotencyExtension;
-import dev.idempotency.cdi.IdempotencyRuntime;
-import dev.idempotency.cdi.IdempotentInterceptor;
-import dev.idempotency.cdi.IdempotentWorkInterceptor;
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.cdi.IdempotencyExtension;
+import dev.idempotency.internal.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.cdi.IdempotentInterceptor;
+import dev.idempotency.internal.cdi.IdempotentWorkInterceptor;
+import dev.idempotency.internal.core.Hashing;
 import java.util.concurrent.TimeUnit;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;

@@ -3,7 +3,7 @@ package dev.idempotency.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.stores.jpa.JpaIdempotencyStore;
 import dev.idempotency.stores.jpa.JpaStoreSettings;

@@ -1,8 +1,8 @@
 package dev.idempotency.bench;
 
-import dev.idempotency.cdi.IdempotencyExtension;
-import dev.idempotency.cdi.IdempotencyRuntime;
-import dev.idempotency.cdi.IdempotentInterceptor;
+import dev.idempotency.internal.cdi.IdempotencyExtension;
+import dev.idempotency.internal.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.cdi.IdempotentInterceptor;
 import dev.idempotency.ops.metrics.IdempotencyMetrics;
 import java.util.concurrent.TimeUnit;
 import org.jboss.weld.environment.se.Weld;

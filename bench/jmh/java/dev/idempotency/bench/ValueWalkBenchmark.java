@@ -1,12 +1,12 @@
 package dev.idempotency.bench;
 
 import dev.idempotency.Idempotent;
-import dev.idempotency.core.GuardedMethod;
-import dev.idempotency.core.Hashing;
-import dev.idempotency.core.IdempotencyEngine;
-import dev.idempotency.core.KeyReader;
-import dev.idempotency.core.OperationPolicy;
-import dev.idempotency.core.PolicyResolver;
+import dev.idempotency.internal.core.GuardedMethod;
+import dev.idempotency.internal.core.Hashing;
+import dev.idempotency.internal.core.IdempotencyEngine;
+import dev.idempotency.internal.core.KeyReader;
+import dev.idempotency.internal.core.OperationPolicy;
+import dev.idempotency.internal.core.PolicyResolver;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.io.IOException;
@@ -106,8 +106,8 @@ public class ValueWalkBenchmark {
             FINGERPRINT = guarded.findVirtual(
                     GuardedMethod.class, "fingerprint", MethodType.methodType(String.class, Object[].class));
             KEYS = guarded.findGetter(GuardedMethod.class, "keys", KeyReader.class);
-            Class<?> canonical = Class.forName("dev.idempotency.core.CanonicalJson");
-            Class<?> writers = Class.forName("dev.idempotency.core.CanonicalJson$ArgumentWriter")
+            Class<?> canonical = Class.forName("dev.idempotency.internal.core.CanonicalJson");
+            Class<?> writers = Class.forName("dev.idempotency.internal.core.CanonicalJson$ArgumentWriter")
                     .arrayType();
             WRITERS = guarded.findGetter(GuardedMethod.class, "writers", writers)
                     .asType(MethodType.methodType(Object.class, GuardedMethod.class));

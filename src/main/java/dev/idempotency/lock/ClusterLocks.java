@@ -1,8 +1,8 @@
 package dev.idempotency.lock;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.Hashing;
-import dev.idempotency.core.OperationEvents;
+import dev.idempotency.internal.core.Hashing;
+import dev.idempotency.internal.core.OperationEvents;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
@@ -68,7 +68,7 @@ public final class ClusterLocks {
      * @param store the store that holds the locks
      * @param nanoTime a monotonic clock in nanoseconds, for the time a lock was held
      * @param events where a lock's attempts are counted, by the name {@code lock:<name>} (the engine's
-     *     {@link dev.idempotency.core.IdempotencyEngine#events}): a lock taken is {@code executed}, a run
+     *     {@link dev.idempotency.internal.core.IdempotencyEngine#events}): a lock taken is {@code executed}, a run
      *     skipped because another holder has it {@code in_progress}
      */
     public ClusterLocks(IdempotencyStore store, LongSupplier nanoTime, Function<String, OperationEvents> events) {

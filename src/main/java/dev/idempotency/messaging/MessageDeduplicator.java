@@ -2,11 +2,11 @@ package dev.idempotency.messaging;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.Hashing;
-import dev.idempotency.core.KeepAlive;
-import dev.idempotency.core.OperationEvents;
-import dev.idempotency.core.ReleaseCause;
-import dev.idempotency.core.Settlement;
+import dev.idempotency.internal.core.Hashing;
+import dev.idempotency.internal.core.KeepAlive;
+import dev.idempotency.internal.core.OperationEvents;
+import dev.idempotency.internal.core.ReleaseCause;
+import dev.idempotency.internal.core.Settlement;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
@@ -105,7 +105,7 @@ public final class MessageDeduplicator {
      * @param keepAlive renews a delivery's claim while its handler runs
      * @param application the application's name in record keys ({@code idempotency.application}), or empty
      * @param events where a consumer's deliveries are counted, by the name {@code message:<consumer>}
-     *     (the engine's {@link dev.idempotency.core.IdempotencyEngine#events}): an attempt run is {@code
+     *     (the engine's {@link dev.idempotency.internal.core.IdempotencyEngine#events}): an attempt run is {@code
      *     executed}, a delivery of a processed or failed message {@code replayed}, a delivery during
      *     another {@code in_progress}, a failed attempt a release
      */

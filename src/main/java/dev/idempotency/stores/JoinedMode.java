@@ -1,7 +1,7 @@
 package dev.idempotency.stores;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.GlobalSettings;
+import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.spi.ConfigLookup;
 import java.util.Set;
 import java.util.TreeSet;

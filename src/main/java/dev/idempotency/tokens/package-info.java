@@ -3,6 +3,6 @@
  * dev.idempotency.tokens.RequiresOneTimeToken} marks a resource method; {@link
  * dev.idempotency.tokens.OneTimeTokens} issues and consumes tokens in code. {@link
  * dev.idempotency.tokens.TokenSettings} is internal; the HTTP glue is in {@code
- * dev.idempotency.tokens.http}.
+ * dev.idempotency.internal.tokens.http}.
  */
 package dev.idempotency.tokens;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKeyMismatchException;
-import dev.idempotency.cdi.ShapeRows;
-import dev.idempotency.cdi.ShapeRows.Shape;
+import dev.idempotency.internal.cdi.ShapeRows;
+import dev.idempotency.internal.cdi.ShapeRows.Shape;
 import dev.idempotency.it.app.ShapesEjb;
 import dev.idempotency.it.app.TimedCharges;
 import jakarta.inject.Inject;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.IdempotencyInProgressException;
-import dev.idempotency.cdi.ShapeRows;
-import dev.idempotency.cdi.Shapes;
+import dev.idempotency.internal.cdi.ShapeRows;
+import dev.idempotency.internal.cdi.Shapes;
 import dev.idempotency.it.app.BmtCharges;
 import dev.idempotency.it.app.CreditOverloads;
 import dev.idempotency.it.app.DeclaredNotifier;

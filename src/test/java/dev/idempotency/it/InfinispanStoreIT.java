@@ -3,7 +3,7 @@ package dev.idempotency.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.cdi.IdempotencyRuntime;
 import dev.idempotency.it.app.ExecutionCounter;
 import dev.idempotency.it.app.PaymentEjb;
 import dev.idempotency.it.app.Receipt;

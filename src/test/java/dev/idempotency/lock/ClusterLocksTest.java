@@ -127,7 +127,7 @@ class ClusterLocksTest {
     void eachAttemptIsCountedUnderTheLocksName() {
         java.util.Map<String, List<String>> seen = new java.util.concurrent.ConcurrentHashMap<>();
         ClusterLocks locks = new ClusterLocks(StoreNodes.MEMORY.node(0), System::nanoTime, name -> {
-            dev.idempotency.core.RecordedEvents recorded = new dev.idempotency.core.RecordedEvents();
+            dev.idempotency.internal.core.RecordedEvents recorded = new dev.idempotency.internal.core.RecordedEvents();
             seen.put(name, recorded.events);
             return recorded;
         });

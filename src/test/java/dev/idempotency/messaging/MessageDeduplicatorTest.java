@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyInProgressException;
-import dev.idempotency.core.KeepAlive;
-import dev.idempotency.core.Settlement;
+import dev.idempotency.internal.core.KeepAlive;
+import dev.idempotency.internal.core.Settlement;
 import dev.idempotency.spi.Races;
 import dev.idempotency.toolkit.StoreNodes;
 import java.time.Duration;
@@ -48,8 +48,8 @@ class MessageDeduplicatorTest {
                 java.util.concurrent.Executors.newScheduledThreadPool(2);
         java.util.concurrent.ExecutorService first = java.util.concurrent.Executors.newSingleThreadExecutor();
         try {
-            dev.idempotency.core.KeepAlive keepAlive =
-                    dev.idempotency.core.KeepAlive.on(scheduler, dev.idempotency.core.KeepAlive.DEFAULT_MAX_DURATION);
+            dev.idempotency.internal.core.KeepAlive keepAlive = dev.idempotency.internal.core.KeepAlive.on(
+                    scheduler, dev.idempotency.internal.core.KeepAlive.DEFAULT_MAX_DURATION);
             MessageDeduplicator a = new MessageDeduplicator(store.node(0), shortLease, reports::add, keepAlive);
             MessageDeduplicator b = new MessageDeduplicator(store.node(1), shortLease, reports::add, keepAlive);
             String id = id();

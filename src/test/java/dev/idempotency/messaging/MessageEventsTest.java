@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyInProgressException;
-import dev.idempotency.core.KeepAlive;
-import dev.idempotency.core.OperationEvents;
-import dev.idempotency.core.RecordedEvents;
-import dev.idempotency.core.Settlement;
+import dev.idempotency.internal.core.KeepAlive;
+import dev.idempotency.internal.core.OperationEvents;
+import dev.idempotency.internal.core.RecordedEvents;
+import dev.idempotency.internal.core.Settlement;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.time.Duration;
 import java.util.List;

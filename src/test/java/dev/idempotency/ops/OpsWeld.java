@@ -1,9 +1,9 @@
 package dev.idempotency.ops;
 
-import dev.idempotency.cdi.IdempotencyExtension;
-import dev.idempotency.cdi.IdempotencyRuntime;
-import dev.idempotency.cdi.IdempotentInterceptor;
-import dev.idempotency.ops.health.HealthExtension;
+import dev.idempotency.internal.cdi.IdempotencyExtension;
+import dev.idempotency.internal.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.cdi.IdempotentInterceptor;
+import dev.idempotency.internal.ops.health.HealthExtension;
 import dev.idempotency.ops.inspection.InspectionJmx;
 import dev.idempotency.ops.inspection.RecordInspector;
 import dev.idempotency.ops.metrics.IdempotencyMetrics;

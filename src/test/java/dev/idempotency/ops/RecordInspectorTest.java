@@ -3,7 +3,8 @@ package dev.idempotency.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idempotency.ops.health.StoreReadinessCheck;
+import dev.idempotency.internal.ops.OpsSettings;
+import dev.idempotency.internal.ops.health.StoreReadinessCheck;
 import dev.idempotency.ops.inspection.RecordInspector;
 import dev.idempotency.ops.inspection.RecordView;
 import dev.idempotency.ops.inspection.RepairOutcome;
@@ -229,14 +230,15 @@ class RecordInspectorTest {
             assertThat(charges.runs()).isEqualTo(1);
 
             String key = RecordInspector.methodKey(id);
-            dev.idempotency.spi.IdempotencyStore store = c.select(dev.idempotency.core.EntryPointServices.class)
+            dev.idempotency.spi.IdempotencyStore store = c.select(
+                            dev.idempotency.internal.core.EntryPointServices.class)
                     .get()
                     .engine()
                     .store();
-            assertThat(store.read(dev.idempotency.core.RecordKey.of("orders", Charges.OPERATION, "", key)
+            assertThat(store.read(dev.idempotency.internal.core.RecordKey.of("orders", Charges.OPERATION, "", key)
                             .storeKey()))
                     .hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(RecordStatus.COMPLETED));
-            assertThat(store.read(dev.idempotency.core.RecordKey.of(Charges.OPERATION, "", key)
+            assertThat(store.read(dev.idempotency.internal.core.RecordKey.of(Charges.OPERATION, "", key)
                             .storeKey()))
                     .as("nothing under the unnamed key")
                     .isEmpty();

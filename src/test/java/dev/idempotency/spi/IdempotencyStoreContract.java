@@ -2,7 +2,7 @@ package dev.idempotency.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

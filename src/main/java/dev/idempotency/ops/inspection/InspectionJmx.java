@@ -1,7 +1,7 @@
 package dev.idempotency.ops.inspection;
 
-import dev.idempotency.ops.Jmx;
-import dev.idempotency.ops.OpsSettings;
+import dev.idempotency.internal.ops.Jmx;
+import dev.idempotency.internal.ops.OpsSettings;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;

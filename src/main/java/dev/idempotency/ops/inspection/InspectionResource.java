@@ -1,7 +1,7 @@
 package dev.idempotency.ops.inspection;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.ops.OpsSettings;
+import dev.idempotency.internal.ops.OpsSettings;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.json.Json;
 import jakarta.json.JsonException;

@@ -1,11 +1,11 @@
 package dev.idempotency.ops.inspection;
 
-import dev.idempotency.core.EntryPointServices;
-import dev.idempotency.core.IdempotencyObserver;
-import dev.idempotency.core.KeyReader;
-import dev.idempotency.core.RecordKey;
-import dev.idempotency.core.ReleaseCause;
-import dev.idempotency.core.StorePrimitive;
+import dev.idempotency.internal.core.EntryPointServices;
+import dev.idempotency.internal.core.IdempotencyObserver;
+import dev.idempotency.internal.core.KeyReader;
+import dev.idempotency.internal.core.RecordKey;
+import dev.idempotency.internal.core.ReleaseCause;
+import dev.idempotency.internal.core.StorePrimitive;
 import dev.idempotency.ops.metrics.IdempotencyMetrics;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;

@@ -1,9 +1,9 @@
 package dev.idempotency.ops.metrics;
 
-import dev.idempotency.core.IdempotencyObserver;
-import dev.idempotency.core.OperationEvents;
-import dev.idempotency.core.StorePrimitive;
-import dev.idempotency.ops.OpsSettings;
+import dev.idempotency.internal.core.IdempotencyObserver;
+import dev.idempotency.internal.core.OperationEvents;
+import dev.idempotency.internal.core.StorePrimitive;
+import dev.idempotency.internal.ops.OpsSettings;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import jakarta.annotation.PostConstruct;

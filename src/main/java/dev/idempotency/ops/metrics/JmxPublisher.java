@@ -1,6 +1,6 @@
 package dev.idempotency.ops.metrics;
 
-import dev.idempotency.ops.Jmx;
+import dev.idempotency.internal.ops.Jmx;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;

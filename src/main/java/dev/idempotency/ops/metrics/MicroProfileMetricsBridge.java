@@ -1,8 +1,8 @@
 package dev.idempotency.ops.metrics;
 
-import dev.idempotency.core.OperationEvents;
-import dev.idempotency.core.ReleaseCause;
-import dev.idempotency.core.StorePrimitive;
+import dev.idempotency.internal.core.OperationEvents;
+import dev.idempotency.internal.core.ReleaseCause;
+import dev.idempotency.internal.core.StorePrimitive;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.idempotency.ops.metrics;
 
-import dev.idempotency.core.OperationEvents;
-import dev.idempotency.core.ReleaseCause;
+import dev.idempotency.internal.core.OperationEvents;
+import dev.idempotency.internal.core.ReleaseCause;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 

@@ -1,6 +1,6 @@
 package dev.idempotency.ops.openapi;
 
-import dev.idempotency.jaxrs.GuardedRoutes;
+import dev.idempotency.internal.jaxrs.GuardedRoutes;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.annotation.HandlesTypes;

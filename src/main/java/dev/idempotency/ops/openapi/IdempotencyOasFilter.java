@@ -1,10 +1,10 @@
 package dev.idempotency.ops.openapi;
 
-import dev.idempotency.ops.OpsSettings;
+import dev.idempotency.internal.ops.OpsSettings;
+import dev.idempotency.internal.tokens.http.OneTimeTokenEndpoint;
 import dev.idempotency.ops.inspection.InspectionResource;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.tokens.TokenSettings;
-import dev.idempotency.tokens.http.OneTimeTokenEndpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

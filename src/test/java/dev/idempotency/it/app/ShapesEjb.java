@@ -1,6 +1,6 @@
 package dev.idempotency.it.app;
 
-import dev.idempotency.cdi.Shapes;
+import dev.idempotency.internal.cdi.Shapes;
 import jakarta.ejb.Singleton;
 
 /**

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.TestServices;
-import dev.idempotency.core.RecordKey;
+import dev.idempotency.internal.core.RecordKey;
 import dev.idempotency.it.Deployments;
 import dev.idempotency.it.EffectRows;
 import dev.idempotency.it.PayaraMicroProcess;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.TestServices;
-import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.cdi.IdempotencyRuntime;
 import dev.idempotency.it.Deployments;
 import dev.idempotency.it.app.ExecutionCounter;
 import dev.idempotency.it.app.PaymentEjb;

@@ -2,7 +2,7 @@ package dev.idempotency.stores.jpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
 import dev.idempotency.spi.MutableClock;

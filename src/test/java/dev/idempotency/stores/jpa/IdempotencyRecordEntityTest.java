@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.MutableClock;
 import dev.idempotency.spi.RecordStatus;
 import jakarta.persistence.EntityManager;

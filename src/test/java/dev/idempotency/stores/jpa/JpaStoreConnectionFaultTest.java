@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.RecordStatus;

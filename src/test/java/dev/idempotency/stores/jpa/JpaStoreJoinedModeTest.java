@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.InProgressPolicy;
-import dev.idempotency.core.Admission;
-import dev.idempotency.core.ExceptionPolicy;
-import dev.idempotency.core.Hashing;
-import dev.idempotency.core.IdempotencyEngine;
-import dev.idempotency.core.OperationPolicy;
-import dev.idempotency.core.RecordKey;
+import dev.idempotency.internal.core.Admission;
+import dev.idempotency.internal.core.ExceptionPolicy;
+import dev.idempotency.internal.core.Hashing;
+import dev.idempotency.internal.core.IdempotencyEngine;
+import dev.idempotency.internal.core.OperationPolicy;
+import dev.idempotency.internal.core.RecordKey;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.MutableClock;
 import dev.idempotency.spi.RecordStatus;

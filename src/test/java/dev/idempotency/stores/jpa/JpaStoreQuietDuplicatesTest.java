@@ -3,7 +3,7 @@ package dev.idempotency.stores.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.MutableClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.lock.ClusterLocks;
 import dev.idempotency.messaging.MessageDeduplicator;
 import dev.idempotency.messaging.MessageSettings;

@@ -3,7 +3,7 @@ package dev.idempotency.stores.jpa;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.GlobalSettings;
+import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.stores.JoinedMode;
 import jakarta.transaction.Status;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.MutableClock;

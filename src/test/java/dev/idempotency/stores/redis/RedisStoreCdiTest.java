@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.ConfiguredWeld;
 import dev.idempotency.TestServices;
-import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.cdi.IdempotencyRuntime;
 import dev.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.idempotency.stores.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.RecordStatus;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.TestServices;
-import dev.idempotency.core.Hashing;
+import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.ConfigLookup;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.idempotency.it.http.app;
 
-import dev.idempotency.core.RecordKey;
+import dev.idempotency.internal.core.RecordKey;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;

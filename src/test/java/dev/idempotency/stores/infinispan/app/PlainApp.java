@@ -2,7 +2,7 @@ package dev.idempotency.stores.infinispan.app;
 
 import dev.idempotency.IdempotencyKey;
 import dev.idempotency.Idempotent;
-import dev.idempotency.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.cdi.IdempotencyRuntime;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.ApplicationPath;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.core.RecordKey;
+import dev.idempotency.internal.core.RecordKey;
 import dev.idempotency.it.Deployments;
 import dev.idempotency.stores.jpa.it.app.JoinedOrders;
 import dev.idempotency.stores.jpa.it.app.JoinedOrdersResource;

@@ -2,8 +2,8 @@ package dev.idempotency.stores.jpa.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.idempotency.core.KeyReader;
-import dev.idempotency.core.RecordKey;
+import dev.idempotency.internal.core.KeyReader;
+import dev.idempotency.internal.core.RecordKey;
 import dev.idempotency.it.Deployments;
 import dev.idempotency.spi.Races;
 import dev.idempotency.stores.jpa.it.app.BusinessRows;

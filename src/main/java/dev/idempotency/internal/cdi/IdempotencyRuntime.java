@@ -1,0 +1,275 @@
+package dev.idempotency.internal.cdi;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.Idempotent;
+import dev.idempotency.internal.core.EntryPointServices;
+import dev.idempotency.internal.core.GlobalSettings;
+import dev.idempotency.internal.core.GuardedMethod;
+import dev.idempotency.internal.core.IdempotencyEngine;
+import dev.idempotency.internal.core.IdempotencyObserver;
+import dev.idempotency.internal.core.KeepAlive;
+import dev.idempotency.internal.core.OperationPolicy;
+import dev.idempotency.internal.core.PolicyResolver;
+import dev.idempotency.internal.core.Settlement;
+import dev.idempotency.internal.core.WorkTransactions;
+import dev.idempotency.spi.ConfigLookup;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import dev.idempotency.stores.memory.MemoryStoreLimits;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.inject.Inject;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.Method;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * The application's idempotency runtime: the configured store, the engine, and the per-method plans,
+ * each built once. Starts with the application, so that a bad store name fails the deployment, and
+ * runs the purge of expired records in the background.
+ */
+@ApplicationScoped
+public class IdempotencyRuntime implements EntryPointServices {
+
+    private static final System.Logger LOG = System.getLogger(IdempotencyRuntime.class.getName());
+
+    /**
+     * The plan of every method the interceptor guards, per (bean class, method), built when the runtime
+     * starts, against the configured store: the class-level {@code @Idempotent} (name prefix, lease,
+     * keepOn) is the bean class's, so two beans inheriting one method get a plan each. Read-only after
+     * {@link #init}.
+     */
+    private final Map<IdempotencyExtension.Guarded, GuardedMethod> registry = new HashMap<>();
+
+    /**
+     * The plans as calls find them: per class of the call's target (a container subclass of the bean
+     * class), then per method. Filled from {@link #registry} on a class's first call.
+     */
+    private final ConcurrentHashMap<Class<?>, ConcurrentHashMap<Method, Optional<GuardedMethod>>> plans =
+            new ConcurrentHashMap<>();
+
+    /** The extension that found the guarded methods (absent in a container set up without it). */
+    @Inject
+    Instance<IdempotencyExtension> extension;
+
+    @Inject
+    BeanManager beanManager;
+
+    /** The operations tooling (metrics) that observes the engine, when the application has one. */
+    @Inject
+    Instance<IdempotencyObserver> observers;
+
+    private ConfigLookup settings;
+    private PolicyResolver policies;
+    private IdempotencyEngine engine;
+    private Settlement settlement;
+    private ScheduledExecutorService ownScheduler;
+    private ScheduledFuture<?> purge;
+    private KeepAlive keepAlive;
+    private int guardPriority;
+
+    @PostConstruct
+    void init() {
+        settings = MicroProfileSettings.current();
+        policies = new PolicyResolver(settings);
+        GlobalSettings global = new GlobalSettings(settings);
+        guardPriority = global.interceptorPriority();
+        ScheduledExecutorService scheduler = scheduler();
+        keepAlive = global.keepAliveEnabled() ? KeepAlive.on(scheduler, global.keepAliveMaxDuration()) : KeepAlive.OFF;
+        engine = new IdempotencyEngine(
+                selectStore(global.store()),
+                global.retryAfter(),
+                observer(),
+                global.waitLimits(),
+                keepAlive,
+                global.application());
+        settlement = TransactionSettlement.lookup(global.transactionRegistry());
+        if (extension != null && extension.isResolvable()) {
+            // A plan that cannot be built (an invalid per-operation store setting) fails the deployment here.
+            for (IdempotencyExtension.Guarded g : extension.get().intercepted()) {
+                registry.put(g, newPlan(g.method(), g.beanClass()));
+            }
+        }
+        long millis = global.purgeInterval().toMillis();
+        int batchSize = global.purgeBatchSize();
+        purge = scheduler.scheduleWithFixedDelay(() -> purgeOnce(batchSize), millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** The operation names of the plans built at deployment, in no particular order. */
+    Set<String> plannedOperations() {
+        Set<String> names = new HashSet<>();
+        registry.values().forEach(p -> names.add(p.policy().name()));
+        return names;
+    }
+
+    /** Creates the runtime with the application, not at the first guarded call. */
+    void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        LOG.log(
+                Level.DEBUG,
+                "idempotency runtime started on store {0}",
+                engine.store().getClass().getName());
+    }
+
+    @PreDestroy
+    void stop() {
+        if (purge != null) {
+            purge.cancel(false);
+        }
+        if (keepAlive != null) {
+            keepAlive.stop();
+        }
+        if (ownScheduler != null) {
+            ownScheduler.shutdownNow();
+        }
+    }
+
+    @Override
+    public IdempotencyEngine engine() {
+        return engine;
+    }
+
+    @Override
+    public ConfigLookup settings() {
+        return settings;
+    }
+
+    @Override
+    public PolicyResolver policies() {
+        return policies;
+    }
+
+    /**
+     * The plan of a guarded method for a call's target class: the plan built at deployment for the
+     * nearest bean class above it, else (a class the extension did not see) one built now; empty for a
+     * JAX-RS resource method, which the JAX-RS filter guards ({@link IdempotencyExtension#isResourceMethod}).
+     */
+    Optional<GuardedMethod> plan(Method method, Class<?> targetClass) {
+        ConcurrentHashMap<Method, Optional<GuardedMethod>> ofClass = plans.get(targetClass);
+        if (ofClass == null) {
+            ofClass = plans.computeIfAbsent(targetClass, c -> new ConcurrentHashMap<>());
+        }
+        Optional<GuardedMethod> plan = ofClass.get(method);
+        if (plan == null) {
+            plan = ofClass.computeIfAbsent(
+                    method,
+                    m -> IdempotencyExtension.isResourceMethod(m)
+                            ? Optional.empty()
+                            : Optional.of(registered(m, targetClass)));
+        }
+        return plan;
+    }
+
+    private GuardedMethod registered(Method method, Class<?> targetClass) {
+        for (Class<?> c = targetClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            GuardedMethod plan = registry.get(new IdempotencyExtension.Guarded(c, method));
+            if (plan != null) {
+                return plan;
+            }
+        }
+        return newPlan(method, targetClass);
+    }
+
+    /** Reports the transaction the current thread runs in to a guarded call's work. */
+    void watch(WorkTransactions work) {
+        if (settlement instanceof TransactionSettlement transactions) {
+            transactions.watch(work);
+        } else {
+            work.ranWithoutTransaction();
+        }
+    }
+
+    /** Settles with the transaction around the caller: for entry points that cannot watch the body. */
+    Settlement settlement() {
+        return settlement;
+    }
+
+    private GuardedMethod newPlan(Method method, Class<?> targetClass) {
+        Idempotent annotation = IdempotencyExtension.effectiveAnnotation(method, targetClass);
+        if (annotation == null) {
+            throw new IdempotencyConfigurationException("No @Idempotent found for " + PolicyResolver.describe(method));
+        }
+        OperationPolicy policy = policies.resolve(method, annotation);
+        if (engine.store(policy.name()).joinsCallerTransaction(policy.name())) {
+            JoinedModeCheck.check(method, targetClass, policy.name(), guardPriority);
+        }
+        GuardedMethod plan = GuardedMethod.plan(method, policy, engine, settlement);
+        engine.planned(policy, "CDI");
+        return plan;
+    }
+
+    private IdempotencyObserver observer() {
+        return observers != null && observers.isResolvable() ? observers.get() : IdempotencyObserver.NONE;
+    }
+
+    @SuppressWarnings("unchecked")
+    private IdempotencyStore selectStore(String name) {
+        Bean<?> bean = StoreSelector.bean(beanManager, name);
+        if (bean == null) {
+            return new MemoryIdempotencyStore(Clock.systemUTC(), MemoryStoreLimits.from(settings));
+        }
+        Bean<IdempotencyStore> b = (Bean<IdempotencyStore>) bean;
+        BeanManager seeing = StoreSelector.managerSeeing(beanManager, name);
+        return (IdempotencyStore) seeing.getReference(b, IdempotencyStore.class, seeing.createCreationalContext(b));
+    }
+
+    /**
+     * The server's managed scheduler, else one of our own with two daemon threads, so that a slow purge
+     * never delays the keep-alive.
+     */
+    private ScheduledExecutorService scheduler() {
+        ScheduledExecutorService scheduler = managedScheduler();
+        if (scheduler == null) {
+            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+            ownScheduler = java.util.concurrent.Executors.newScheduledThreadPool(2, r -> {
+                Thread t = new Thread(r, "idempotency-scheduler-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+            scheduler = ownScheduler;
+        }
+        return scheduler;
+    }
+
+    /** Deletes expired records in batches until a batch comes back short. */
+    void purgeOnce(int batchSize) {
+        try {
+            int total = 0;
+            int n;
+            do {
+                n = engine.store().purgeExpired(batchSize);
+                total += n;
+            } while (n == batchSize);
+            if (total > 0) {
+                LOG.log(Level.DEBUG, "purged {0} expired idempotency records", total);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "purging expired idempotency records failed; will try again next interval", e);
+        }
+    }
+
+    private static ScheduledExecutorService managedScheduler() {
+        try {
+            return (ScheduledExecutorService)
+                    new InitialContext().lookup("java:comp/DefaultManagedScheduledExecutorService");
+        } catch (NamingException | RuntimeException | NoClassDefFoundError e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.idempotency.internal.core;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.spi.ConfigLookup;
+import java.time.Duration;
+
+/**
+ * The module-wide configuration keys and their defaults. Per-operation keys are read by {@link
+ * PolicyResolver}.
+ */
+public final class GlobalSettings {
+
+    /** Which store holds records: {@code memory}, {@code infinispan}, {@code jpa}, or a CDI bean name. */
+    public static final String STORE = "idempotency.store";
+    /** Default retention of completed outcomes, when an operation sets none. */
+    public static final String TTL = "idempotency.ttl";
+    /** Default lease of in-progress claims, when an operation sets none. */
+    public static final String LEASE = "idempotency.lease";
+    /** Priority of the CDI interceptor. */
+    public static final String INTERCEPTOR_PRIORITY = "idempotency.interceptor.priority";
+    /** How often expired records are purged. */
+    public static final String PURGE_INTERVAL = "idempotency.purge.interval";
+    /** How many expired records one purge run deletes at most. */
+    public static final String PURGE_BATCH_SIZE = "idempotency.purge.batch-size";
+    /** The retry hint given to a call refused because the same key is in progress. */
+    public static final String RETRY_AFTER = "idempotency.retry-after";
+    /** Config key: calls waiting ({@code onInProgress = WAIT}) for running calls on this node at most. */
+    public static final String WAIT_MAX_TOTAL = "idempotency.wait.max-total";
+    /** Config key: calls waiting for one key's running call at most. */
+    public static final String WAIT_MAX_PER_KEY = "idempotency.wait.max-per-key";
+    /**
+     * The application's name in record keys, so that applications sharing one store never share a
+     * record; empty (the default): keys as earlier versions derived them.
+     */
+    public static final String APPLICATION = "idempotency.application";
+    /** JNDI name of the JTA {@code TransactionSynchronizationRegistry}. */
+    public static final String TRANSACTION_REGISTRY = "idempotency.transaction-registry";
+
+    /** Default of {@link #STORE}. */
+    public static final String DEFAULT_STORE = "memory";
+    /** Default of {@link #TTL}: 24 hours, the retention Stripe documents. */
+    public static final Duration DEFAULT_TTL = Duration.ofHours(24);
+    /** Default of {@link #LEASE}: one minute, longer than any request a client waits for. */
+    public static final Duration DEFAULT_LEASE = Duration.ofMinutes(1);
+    /**
+     * Default of {@link #INTERCEPTOR_PRIORITY}: {@code PLATFORM_BEFORE + 100}. Below {@code
+     * @Transactional} (200), so a replay returns before any transaction begins, and outside Fault
+     * Tolerance ({@code PLATFORM_AFTER + 10}), so a series of retries is one guarded execution. The
+     * outcome follows the transaction the method's own work ran in whatever this priority (see
+     * {@link #DEFAULT_WORK_INTERCEPTOR_PRIORITY}).
+     */
+    public static final int DEFAULT_INTERCEPTOR_PRIORITY = 100;
+    /**
+     * Priority of the second, inner interceptor that watches the guarded method's body: {@code
+     * PLATFORM_AFTER + 900}, after {@code @Transactional} (200), every application interceptor and
+     * MicroProfile Fault Tolerance ({@code PLATFORM_AFTER + 10}), so it sees the transaction the body
+     * itself runs in and how the body ended, also after a Fault Tolerance timeout. When {@link
+     * #INTERCEPTOR_PRIORITY} is set at or above it, it moves to just after that.
+     */
+    public static final int DEFAULT_WORK_INTERCEPTOR_PRIORITY = 4900;
+    /** Default of {@link #RETRY_AFTER}: one second, a typical call's duration. */
+    public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+    /** Default of {@link #TRANSACTION_REGISTRY}: where Jakarta EE servers bind it. */
+    public static final String DEFAULT_TRANSACTION_REGISTRY = "java:comp/TransactionSynchronizationRegistry";
+    /** Default of {@link #PURGE_INTERVAL}. */
+    public static final Duration DEFAULT_PURGE_INTERVAL = Duration.ofMinutes(5);
+    /** Default of {@link #PURGE_BATCH_SIZE}. */
+    public static final int DEFAULT_PURGE_BATCH_SIZE = 1000;
+
+    private final ConfigLookup settings;
+
+    /** @param settings where the values come from */
+    public GlobalSettings(ConfigLookup settings) {
+        this.settings = settings;
+    }
+
+    /** The configured store name. */
+    public String store() {
+        return settings.text(STORE).orElse(DEFAULT_STORE);
+    }
+
+    /** The default ttl. */
+    public Duration ttl() {
+        return settings.duration(TTL, DEFAULT_TTL);
+    }
+
+    /** The default lease. */
+    public Duration lease() {
+        return settings.duration(LEASE, DEFAULT_LEASE);
+    }
+
+    /**
+     * The application's name in record keys ({@link #APPLICATION}), trimmed; empty when not set.
+     *
+     * @throws IdempotencyConfigurationException the name is longer than 200 characters
+     */
+    public String application() {
+        String name = settings.text(APPLICATION).orElse("");
+        if (name.length() > 200) {
+            throw new IdempotencyConfigurationException("Config key '" + APPLICATION + "' is " + name.length()
+                    + " characters long; set it to a short stable name of the service, such as 'orders'.");
+        }
+        return name;
+    }
+
+    /** The interceptor priority. */
+    public int interceptorPriority() {
+        // Any int is a CDI priority; workInterceptorPriority refuses the one value it cannot follow.
+        return settings.intBetween(
+                INTERCEPTOR_PRIORITY, DEFAULT_INTERCEPTOR_PRIORITY, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    }
+
+    /** The priority of the inner interceptor: after the guard's and after {@code @Transactional}. */
+    public int workInterceptorPriority() {
+        int guard = interceptorPriority();
+        if (guard == Integer.MAX_VALUE) {
+            throw new IdempotencyConfigurationException("Config key '" + INTERCEPTOR_PRIORITY + "' is " + guard
+                    + "; set it below " + Integer.MAX_VALUE + ", such as 100 (the default) or 1000.");
+        }
+        return Math.max(DEFAULT_WORK_INTERCEPTOR_PRIORITY, guard + 1);
+    }
+
+    /**
+     * The bounds on waiting duplicates ({@link #WAIT_MAX_TOTAL}, {@link #WAIT_MAX_PER_KEY}).
+     *
+     * @throws IdempotencyConfigurationException a value is not a positive whole number
+     */
+    public WaitLimits waitLimits() {
+        return new WaitLimits(
+                settings.positiveInt(WAIT_MAX_TOTAL, WaitLimits.DEFAULT.maxTotal()),
+                settings.positiveInt(WAIT_MAX_PER_KEY, WaitLimits.DEFAULT.maxPerKey()));
+    }
+
+    /** Whether running calls' claims are renewed ({@link KeepAlive#ENABLED}). */
+    public boolean keepAliveEnabled() {
+        return settings.bool(KeepAlive.ENABLED, true);
+    }
+
+    /** How long one call's claim is renewed at most ({@link KeepAlive#MAX_DURATION}). */
+    public Duration keepAliveMaxDuration() {
+        return settings.duration(KeepAlive.MAX_DURATION, KeepAlive.DEFAULT_MAX_DURATION);
+    }
+
+    /** The retry hint for in-progress refusals. */
+    public Duration retryAfter() {
+        return settings.duration(RETRY_AFTER, DEFAULT_RETRY_AFTER);
+    }
+
+    /** The JNDI name of the transaction synchronization registry. */
+    public String transactionRegistry() {
+        return settings.text(TRANSACTION_REGISTRY).orElse(DEFAULT_TRANSACTION_REGISTRY);
+    }
+
+    /** The purge interval. */
+    public Duration purgeInterval() {
+        return settings.duration(PURGE_INTERVAL, DEFAULT_PURGE_INTERVAL);
+    }
+
+    /** The purge batch size. */
+    public int purgeBatchSize() {
+        return settings.positiveInt(PURGE_BATCH_SIZE, DEFAULT_PURGE_BATCH_SIZE);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.idempotency.internal.jaxrs;
+
+import dev.idempotency.internal.core.EntryPointServices;
+import dev.idempotency.spi.IdempotencyStore;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
+import jakarta.servlet.ServletContainerInitializer;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.servlet.annotation.HandlesTypes;
+import jakarta.ws.rs.Path;
+import java.lang.System.Logger.Level;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Fails the deployment of a web application whose idempotency configuration cannot work, when the web
+ * module starts, on every server: a listener that throws from {@code contextInitialized} stops the
+ * module. Two checks need that moment rather than CDI's deployment validation or the JAX-RS feature:
+ *
+ * <ol>
+ *   <li>The store starts: the JPA store's data source must be bound, and a data source that a
+ *       {@code web.xml} defines is bound on some servers (Payara, without an EJB in the WAR) only after
+ *       the application scope started.
+ *   <li>No asynchronous resource method uses the joined mode: {@link IdempotencyFeature} refuses it
+ *       too, but some JAX-RS runtimes configure their features lazily or log a feature's failure
+ *       instead of failing the deployment.
+ * </ol>
+ *
+ * <p>It also adds {@link FormBodyFilter} to a WAR with resource classes. The servlet container hands
+ * this initializer the {@code @Path} classes of the WAR. Listed in
+ * {@code META-INF/services/jakarta.servlet.ServletContainerInitializer}. Internal.
+ */
+@HandlesTypes(Path.class)
+public class DeploymentCheck implements ServletContainerInitializer {
+
+    private static final System.Logger LOG = System.getLogger(DeploymentCheck.class.getName());
+
+    /** Created by the servlet container. */
+    public DeploymentCheck() {}
+
+    @Override
+    public void onStartup(Set<Class<?>> classes, ServletContext context) {
+        context.addListener(new Check(classes == null ? Set.of() : Set.copyOf(classes)));
+        if (classes != null && !classes.isEmpty()) {
+            // Before the application's own filters, so that the body is still unread.
+            FilterRegistration.Dynamic form = context.addFilter(FormBodyFilter.class.getName(), new FormBodyFilter());
+            if (form != null) {
+                form.setAsyncSupported(true);
+                form.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+            }
+        }
+    }
+
+    private static final class Check implements ServletContextListener {
+        private final Set<Class<?>> classes;
+
+        Check(Set<Class<?>> classes) {
+            this.classes = classes;
+        }
+
+        @Override
+        public void contextInitialized(ServletContextEvent event) {
+            EntryPointServices runtime;
+            try {
+                runtime = CDI.current().select(EntryPointServices.class).get();
+            } catch (RuntimeException | LinkageError e) {
+                // No CDI here (or not this library's): the feature reports it on the first guarded method.
+                LOG.log(Level.DEBUG, "no idempotency runtime to check at startup: {0}", e.toString());
+                return;
+            }
+            IdempotencyStore store = runtime.engine().store();
+            // Starts a store that starts lazily; a configuration it cannot work with throws here.
+            store.joinsCallerTransaction("");
+            Config config = ConfigProvider.getConfig(event.getServletContext().getClassLoader());
+            List<GuardedRoutes.Route> routes =
+                    GuardedRoutes.of(classes, key -> config.getOptionalValue(key, String.class));
+            Set<String> operations = new HashSet<>(runtime.engine().operations());
+            for (GuardedRoutes.Route route : routes) {
+                operations.add(route.operation());
+                if (route.async() && store.joinsCallerTransaction(route.operation())) {
+                    throw IdempotencyFeature.asyncJoined(route.method(), route.operation());
+                }
+            }
+            // Every operation is known now: the CDI ones were planned with the runtime, the routes above.
+            store.checkOperations(operations);
+        }
+
+        @Override
+        public void contextDestroyed(ServletContextEvent event) {}
+    }
+}

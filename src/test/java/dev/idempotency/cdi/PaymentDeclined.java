@@ -1,8 +1,0 @@
-package dev.idempotency.cdi;
-
-/** A business (checked) failure: kept by default. */
-public class PaymentDeclined extends Exception {
-    public PaymentDeclined(String message) {
-        super(message);
-    }
-}

@@ -1,8 +1,0 @@
-package dev.idempotency.cdi;
-
-/** A checked failure that a releaseOn rule turns into a release. */
-public class TransientFailure extends Exception {
-    public TransientFailure(String message) {
-        super(message);
-    }
-}

@@ -1,0 +1,224 @@
+package dev.idempotency.internal.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.IdempotencyInProgressException;
+import dev.idempotency.InProgressPolicy;
+import dev.idempotency.spi.DelegatingStore;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The lease keep-alive, on the memory store with the system clock (real time, real threads). */
+class KeepAliveTest {
+
+    private static final Duration LEASE = Duration.ofMillis(600);
+
+    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
+    private final ExecutorService callers = Executors.newFixedThreadPool(5);
+
+    @AfterEach
+    void stop() {
+        scheduler.shutdownNow();
+        callers.shutdownNow();
+    }
+
+    private static OperationPolicy policy(Duration lease) {
+        return new OperationPolicy(
+                "op", Duration.ofHours(1), lease, InProgressPolicy.REJECT, ExceptionPolicy.DEFAULT, false);
+    }
+
+    private IdempotencyEngine engine(IdempotencyStore store, KeepAlive keepAlive) {
+        return new IdempotencyEngine(
+                store, GlobalSettings.DEFAULT_RETRY_AFTER, IdempotencyObserver.NONE, WaitLimits.DEFAULT, keepAlive);
+    }
+
+    private KeepAlive on() {
+        return KeepAlive.on(scheduler, KeepAlive.DEFAULT_MAX_DURATION);
+    }
+
+    /**
+     * One call runs three times its lease while three callers send duplicates every 20 ms; returns how
+     * many times the operation ran. A duplicate that gets the key runs and completes, as a real one
+     * would.
+     */
+    private int executionsOfACallThatRunsThreeLeases(IdempotencyEngine engine) throws Exception {
+        OperationPolicy policy = policy(LEASE);
+        RecordKey key = RecordKey.of("op", "", "slow-" + System.nanoTime());
+        AtomicInteger executions = new AtomicInteger();
+        AtomicBoolean firstDone = new AtomicBoolean();
+        CountDownLatch firstRuns = new CountDownLatch(1);
+        Future<?> first = callers.submit(() -> {
+            Admission.Owned owned = (Admission.Owned) engine.begin(policy, key, "fp");
+            executions.incrementAndGet();
+            firstRuns.countDown();
+            try {
+                Thread.sleep(LEASE.toMillis() * 3 + 100);
+            } finally {
+                engine.complete(owned, new byte[] {1});
+                firstDone.set(true);
+            }
+            return null;
+        });
+        assertThat(firstRuns.await(10, TimeUnit.SECONDS))
+                .as("the first call started")
+                .isTrue();
+        List<Future<?>> duplicates = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            duplicates.add(callers.submit(() -> {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!firstDone.get() && System.nanoTime() < deadline) {
+                    try {
+                        Admission a = engine.begin(policy, key, "fp");
+                        if (a instanceof Admission.Owned owned) {
+                            executions.incrementAndGet();
+                            engine.complete(owned, new byte[] {2});
+                        }
+                    } catch (IdempotencyInProgressException refused) {
+                        // the first call still holds the key: as it should
+                    }
+                    Thread.sleep(20);
+                }
+                return null;
+            }));
+        }
+        first.get(20, TimeUnit.SECONDS);
+        for (Future<?> d : duplicates) {
+            d.get(20, TimeUnit.SECONDS);
+        }
+        return executions.get();
+    }
+
+    @Test
+    void aCallRunningThreeTimesItsLeaseWhileDuplicatesArriveRunsOnce() throws Exception {
+        assertThat(executionsOfACallThatRunsThreeLeases(engine(new MemoryIdempotencyStore(), on())))
+                .as("executions of one key whose call ran three leases")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void withoutTheKeepAliveTheSameScenarioRunsTwice() throws Exception {
+        // The control: the scenario above does catch a takeover, so its 1 means something.
+        assertThat(executionsOfACallThatRunsThreeLeases(engine(new MemoryIdempotencyStore(), KeepAlive.OFF)))
+                .as("executions without the keep-alive")
+                .isGreaterThan(1);
+    }
+
+    @Test
+    void renewalStopsWhenTheCallIsCompletedReleasedOrHeld() throws Exception {
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore();
+        KeepAlive keepAlive = on();
+        IdempotencyEngine engine = engine(store, keepAlive);
+        OperationPolicy policy = policy(LEASE);
+
+        Admission.Owned completed = (Admission.Owned) engine.begin(policy, RecordKey.of("op", "", "c"), "fp");
+        Admission.Owned released = (Admission.Owned) engine.begin(policy, RecordKey.of("op", "", "r"), "fp");
+        RecordKey heldKey = RecordKey.of("op", "", "h");
+        Admission.Owned held = (Admission.Owned) engine.begin(policy, heldKey, "fp");
+        assertThat(keepAlive.tracked()).isEqualTo(3);
+
+        engine.complete(completed, new byte[] {1});
+        engine.release(released);
+        engine.hold(held);
+        assertThat(keepAlive.tracked()).isZero();
+
+        // A held claim (a timeout: its work may still run) is not renewed, but held for the retention.
+        assertThat(store.read(heldKey.storeKey()).orElseThrow().expiresAt())
+                .as("the held claim's end")
+                .isAfter(java.time.Instant.now().plus(policy.ttl()).minusSeconds(60));
+        Thread.sleep(LEASE.toMillis() + 200);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> engine.begin(policy, heldKey, "fp"))
+                .as("a duplicate after the held claim's lease")
+                .isInstanceOf(IdempotencyInProgressException.class);
+    }
+
+    @Test
+    void aClaimIsRenewedAtMostForTheMaximumDuration() throws Exception {
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore();
+        KeepAlive keepAlive = KeepAlive.on(scheduler, Duration.ofMillis(400));
+        IdempotencyEngine engine = engine(store, keepAlive);
+        OperationPolicy policy = policy(LEASE);
+        RecordKey key = RecordKey.of("op", "", "forever");
+        engine.begin(policy, key, "fp"); // never settled: a stage nobody completes
+
+        assertThat(waitFor(Duration.ofSeconds(5), () -> keepAlive.tracked() == 0))
+                .as("renewal stopped after the maximum duration; still tracked: %d", keepAlive.tracked())
+                .isTrue();
+        Thread.sleep(LEASE.toMillis() + 200);
+        assertThat(engine.begin(policy, key, "fp"))
+                .as("the key after the last renewal's lease")
+                .isInstanceOf(Admission.Owned.class);
+    }
+
+    @Test
+    void aStoreThatCannotRenewLeavesCallsOnTheirLease() throws Exception {
+        MemoryIdempotencyStore memory = new MemoryIdempotencyStore();
+        IdempotencyStore old = new DelegatingStore(memory) {
+            @Override
+            public boolean renew(String key, String owner, Duration lease) {
+                // What the SPI's default does for a store written before renew existed.
+                throw new UnsupportedOperationException("this store does not implement renew");
+            }
+        };
+        KeepAlive keepAlive = on();
+        IdempotencyEngine engine = engine(old, keepAlive);
+        Admission.Owned owned = (Admission.Owned) engine.begin(policy(LEASE), RecordKey.of("op", "", "old"), "fp");
+        assertThat(waitFor(Duration.ofSeconds(5), () -> !keepAlive.enabled()))
+                .as("the keep-alive turned itself off for a store without renew")
+                .isTrue();
+        assertThat(keepAlive.tracked()).isZero();
+        assertThat(engine.complete(owned, new byte[] {1})).isTrue();
+    }
+
+    @Test
+    void claimsInTheCallersTransactionAreNotRenewed() {
+        MemoryIdempotencyStore memory = new MemoryIdempotencyStore();
+        IdempotencyStore joined = new DelegatingStore(memory) {
+            @Override
+            public boolean joinsCallerTransaction(String operation) {
+                return true;
+            }
+        };
+        KeepAlive keepAlive = on();
+        IdempotencyEngine engine = engine(joined, keepAlive);
+        engine.begin(policy(LEASE), RecordKey.of("op", "", "joined"), "fp");
+        assertThat(keepAlive.tracked()).isZero();
+    }
+
+    @Test
+    void aRenewalThatFindsTheClaimGoneStopsRenewingIt() throws Exception {
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore();
+        KeepAlive keepAlive = on();
+        IdempotencyEngine engine = engine(store, keepAlive);
+        Admission.Owned owned = (Admission.Owned) engine.begin(policy(LEASE), RecordKey.of("op", "", "gone"), "fp");
+        // An operator releases the stuck claim with its owner token.
+        assertThat(store.release(owned.key().storeKey(), owned.owner())).isTrue();
+        assertThat(waitFor(Duration.ofSeconds(5), () -> keepAlive.tracked() == 0))
+                .as("renewal stopped once the claim was gone; still tracked: %d", keepAlive.tracked())
+                .isTrue();
+    }
+
+    private static boolean waitFor(Duration limit, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return condition.getAsBoolean();
+    }
+}
