@@ -17,6 +17,6 @@ for store in memory infinispan; do
   done
 done
 for outcome in 0 200; do
-  java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" dev.idempotency.stores.infinispan.RecordSetMemory "$n" "$outcome" |
+  java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" dev.idempotency.internal.stores.infinispan.RecordSetMemory "$n" "$outcome" |
     grep '^store='
 done

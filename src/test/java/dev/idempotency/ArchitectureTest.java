@@ -87,14 +87,14 @@ class ArchitectureTest {
 
     @Test
     void aStoreUsesOnlyTheSpiTheApiAndTheStoresSharedPackage() {
-        List<String> stores = subpackages("dev.idempotency.stores");
-        assertThat(stores).contains("dev.idempotency.stores.jpa", "dev.idempotency.stores.memory");
+        List<String> stores = subpackages("dev.idempotency.internal.stores");
+        assertThat(stores).contains("dev.idempotency.internal.stores.jpa", "dev.idempotency.internal.stores.memory");
         for (String store : stores) {
             assertThat(violations(
                             store,
                             ref -> within(ref, "dev.idempotency")
                                     && !ref.equals("dev.idempotency")
-                                    && !ref.equals("dev.idempotency.stores")
+                                    && !ref.equals("dev.idempotency.internal.stores")
                                     && !within(ref, "dev.idempotency.spi")
                                     && !within(ref, store)))
                     .as("store package %s", store)
@@ -122,6 +122,39 @@ class ArchitectureTest {
         assertThat(packages).hasSizeGreaterThan(15);
         assertThat(unmarked)
                 .as("packages whose package-info.java does not start with API, SPI or Internal")
+                .isEmpty();
+    }
+
+    /**
+     * The public line is the package name: a package is internal exactly when it lies under {@code
+     * dev.idempotency.internal}, so that a public type outside it is API or SPI and one inside it is
+     * not, whatever its modifiers (the container instantiates many internal types, which must be public).
+     */
+    @Test
+    void aPackageIsInternalExactlyWhenItIsUnderTheInternalPackage() throws IOException {
+        List<String> misplaced = new ArrayList<>();
+        int internal = 0;
+        try (Stream<Path> dirs = Files.walk(MAIN.resolve("dev/idempotency"))) {
+            for (Path dir : dirs.filter(d -> Files.isDirectory(d) && hasJava(d))
+                    .sorted()
+                    .toList()) {
+                String pkg = MAIN.relativize(dir).toString().replace('/', '.');
+                Path info = dir.resolve("package-info.java");
+                boolean marked = Files.exists(info)
+                        && Files.readString(info)
+                                .replaceFirst("(?s)^\\s*/\\*\\*\\s*\\*?\\s*", "")
+                                .startsWith("Internal");
+                boolean named = within(pkg, "dev.idempotency.internal");
+                if (marked != named) {
+                    misplaced.add(pkg + (marked ? " says Internal" : " says API or SPI"));
+                }
+                internal += named ? 1 : 0;
+            }
+        }
+        assertThat(internal).as("internal packages found").isGreaterThan(8);
+        assertThat(misplaced)
+                .as("packages whose package-info and place disagree: move internal code under"
+                        + " dev.idempotency.internal, and keep API and SPI outside it")
                 .isEmpty();
     }
 

@@ -1,8 +1,8 @@
 package dev.idempotency.bench;
 
 import dev.idempotency.spi.ConfigLookup;
-import dev.idempotency.stores.infinispan.InfinispanClusterStore;
-import dev.idempotency.stores.infinispan.InfinispanStores;
+import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

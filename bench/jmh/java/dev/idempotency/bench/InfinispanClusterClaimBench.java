@@ -1,8 +1,8 @@
 package dev.idempotency.bench;
 
-import dev.idempotency.stores.infinispan.ClusterNodes;
-import dev.idempotency.stores.infinispan.InfinispanClusterStore;
-import dev.idempotency.stores.infinispan.InfinispanStores;
+import dev.idempotency.internal.stores.infinispan.ClusterNodes;
+import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.time.Duration;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.TestServices;
 import dev.idempotency.spi.ClaimResult;
-import dev.idempotency.stores.infinispan.ClusterNodes;
-import dev.idempotency.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.ClusterNodes;
+import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,9 +2,9 @@ package dev.idempotency.bench;
 
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.stores.infinispan.InfinispanStores;
-import dev.idempotency.stores.memory.MemoryIdempotencyStore;
-import dev.idempotency.stores.memory.MemoryStoreLimits;
+import dev.idempotency.internal.stores.infinispan.InfinispanStores;
+import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
+import dev.idempotency.internal.stores.memory.MemoryStoreLimits;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;

@@ -1,9 +1,9 @@
 package dev.idempotency.bench;
 
 import dev.idempotency.spi.ConfigLookup;
-import dev.idempotency.stores.redis.RedisIdempotencyStore;
-import dev.idempotency.stores.redis.RedisStoreSettings;
-import dev.idempotency.stores.redis.RedisStores;
+import dev.idempotency.internal.stores.redis.RedisIdempotencyStore;
+import dev.idempotency.internal.stores.redis.RedisStoreSettings;
+import dev.idempotency.internal.stores.redis.RedisStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -8,7 +8,7 @@ import dev.idempotency.internal.core.KeyReader;
 import dev.idempotency.internal.core.OperationPolicy;
 import dev.idempotency.internal.core.PolicyResolver;
 import dev.idempotency.spi.ConfigLookup;
-import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -5,7 +5,7 @@
  * exchange. A store decides each primitive with {@link dev.idempotency.spi.RecordLifecycle}, the one
  * record state machine, reads its configuration through {@link dev.idempotency.spi.ConfigLookup}, and
  * must pass the store contract suite. A store package imports nothing of the library beyond this
- * package, the API package and {@code dev.idempotency.stores} (checked by {@code ArchitectureTest}).
+ * package, the API package and {@code dev.idempotency.internal.stores} (checked by {@code ArchitectureTest}).
  * Compatible changes only.
  */
 package dev.idempotency.spi;

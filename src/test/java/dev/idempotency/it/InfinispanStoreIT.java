@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.internal.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.stores.infinispan.InfinispanIdempotencyStore;
 import dev.idempotency.it.app.ExecutionCounter;
 import dev.idempotency.it.app.PaymentEjb;
 import dev.idempotency.it.app.Receipt;
 import dev.idempotency.it.app.ShippingBean;
 import dev.idempotency.spi.Races;
-import dev.idempotency.stores.infinispan.InfinispanIdempotencyStore;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;

@@ -8,7 +8,7 @@ import dev.idempotency.internal.core.KeepAlive;
 import dev.idempotency.internal.core.OperationEvents;
 import dev.idempotency.internal.core.RecordedEvents;
 import dev.idempotency.internal.core.Settlement;
-import dev.idempotency.stores.memory.MemoryIdempotencyStore;
+import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

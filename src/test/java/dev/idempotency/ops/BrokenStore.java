@@ -1,7 +1,7 @@
 package dev.idempotency.ops;
 
+import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.spi.DelegatingStore;
-import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 import java.util.Optional;

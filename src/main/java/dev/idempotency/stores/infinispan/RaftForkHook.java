@@ -1,5 +1,7 @@
 package dev.idempotency.stores.infinispan;
 
+import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import org.jgroups.Message;
 import org.jgroups.fork.UnknownForkHandler;
 import org.jgroups.protocols.FORK;

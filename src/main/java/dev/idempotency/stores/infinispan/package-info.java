@@ -1,6 +1,6 @@
 /**
- * Internal, no compatibility promise: the Infinispan store, an implementation of the SPI chosen with
- * {@code idempotency.store=infinispan}. Its configuration keys and behaviour are documented in
- * docs/infinispan-store.md; its classes are not API.
+ * API: the JGroups hook that a cluster node's own stack names, {@link
+ * dev.idempotency.stores.infinispan.RaftForkHook} (docs/infinispan-store.md). The store itself is
+ * internal ({@code dev.idempotency.internal.stores.infinispan}).
  */
 package dev.idempotency.stores.infinispan;

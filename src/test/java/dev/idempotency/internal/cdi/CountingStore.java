@@ -1,8 +1,8 @@
 package dev.idempotency.internal.cdi;
 
+import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.DelegatingStore;
-import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 import java.time.Duration;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.InProgressPolicy;
+import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.spi.DelegatingStore;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

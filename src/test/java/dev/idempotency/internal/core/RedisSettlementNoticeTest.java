@@ -3,13 +3,13 @@ package dev.idempotency.internal.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.InProgressPolicy;
+import dev.idempotency.internal.stores.redis.RedisIdempotencyStore;
+import dev.idempotency.internal.stores.redis.RedisServers;
+import dev.idempotency.internal.stores.redis.RedisStoreSettings;
+import dev.idempotency.internal.stores.redis.RedisStores;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.DelegatingStore;
-import dev.idempotency.stores.redis.RedisIdempotencyStore;
-import dev.idempotency.stores.redis.RedisServers;
-import dev.idempotency.stores.redis.RedisStoreSettings;
-import dev.idempotency.stores.redis.RedisStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

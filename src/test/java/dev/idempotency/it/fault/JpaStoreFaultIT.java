@@ -1,10 +1,10 @@
 package dev.idempotency.it.fault;
 
 import dev.idempotency.TestServices;
+import dev.idempotency.internal.stores.TcpProxy;
+import dev.idempotency.internal.stores.jpa.PostgresServer;
 import dev.idempotency.it.Deployments;
 import dev.idempotency.it.fault.app.SettlementsResource;
-import dev.idempotency.stores.TcpProxy;
-import dev.idempotency.stores.jpa.PostgresServer;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Map;

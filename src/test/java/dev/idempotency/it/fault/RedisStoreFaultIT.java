@@ -1,8 +1,8 @@
 package dev.idempotency.it.fault;
 
 import dev.idempotency.TestServices;
-import dev.idempotency.stores.TcpProxy;
-import dev.idempotency.stores.redis.RedisServers;
+import dev.idempotency.internal.stores.TcpProxy;
+import dev.idempotency.internal.stores.redis.RedisServers;
 import java.io.File;
 import java.io.IOException;
 import java.sql.SQLException;

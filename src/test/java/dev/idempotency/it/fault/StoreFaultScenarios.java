@@ -3,11 +3,11 @@ package dev.idempotency.it.fault;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotency.internal.stores.TcpProxy;
 import dev.idempotency.it.Deployments;
 import dev.idempotency.it.EffectRows;
 import dev.idempotency.it.fault.app.FaultApp;
 import dev.idempotency.it.fault.app.SettlementsResource;
-import dev.idempotency.stores.TcpProxy;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;

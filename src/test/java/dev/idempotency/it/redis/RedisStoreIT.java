@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.TestServices;
 import dev.idempotency.internal.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.stores.redis.RedisIdempotencyStore;
+import dev.idempotency.internal.stores.redis.RedisServers;
 import dev.idempotency.it.Deployments;
 import dev.idempotency.it.app.ExecutionCounter;
 import dev.idempotency.it.app.PaymentEjb;
@@ -14,8 +16,6 @@ import dev.idempotency.it.app.ShippingBean;
 import dev.idempotency.it.redis.app.ChargesResource;
 import dev.idempotency.it.redis.app.RedisApp;
 import dev.idempotency.spi.Races;
-import dev.idempotency.stores.redis.RedisIdempotencyStore;
-import dev.idempotency.stores.redis.RedisServers;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;

@@ -1,6 +1,6 @@
 package dev.idempotency.it.toolkit;
 
-import dev.idempotency.stores.redis.RedisServers;
+import dev.idempotency.internal.stores.redis.RedisServers;
 import java.io.File;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;

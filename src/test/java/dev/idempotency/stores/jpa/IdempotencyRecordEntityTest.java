@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
 import dev.idempotency.internal.core.Hashing;
+import dev.idempotency.internal.stores.jpa.JpaIdempotencyStore;
+import dev.idempotency.internal.stores.jpa.TestDatabases;
 import dev.idempotency.spi.MutableClock;
 import dev.idempotency.spi.RecordStatus;
 import jakarta.persistence.EntityManager;
@@ -361,7 +363,7 @@ class IdempotencyRecordEntityTest {
         List<String> statements = new ArrayList<>();
         statements.add("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         statements.add("CREATE SCHEMA " + schema);
-        statements.addAll(Dialect.POSTGRESQL.ddl());
+        statements.addAll(TestDatabases.postgresDdl());
         if (change != null) {
             statements.add(change);
         }

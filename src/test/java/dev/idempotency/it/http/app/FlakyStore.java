@@ -1,10 +1,10 @@
 package dev.idempotency.it.http.app;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.stores.memory.MemoryIdempotencyStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 import java.time.Duration;

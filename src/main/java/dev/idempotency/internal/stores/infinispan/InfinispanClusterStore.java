@@ -1,0 +1,834 @@
+package dev.idempotency.internal.stores.infinispan;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.internal.stores.ForwardingStore;
+import dev.idempotency.internal.stores.JoinedMode;
+import dev.idempotency.internal.stores.Throttle;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
+import dev.idempotency.spi.RecordStatus;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import org.infinispan.factories.GlobalComponentRegistry;
+import org.infinispan.manager.EmbeddedCacheManager;
+import org.infinispan.remoting.transport.Transport;
+import org.infinispan.remoting.transport.jgroups.JGroupsTransport;
+import org.jgroups.Address;
+import org.jgroups.JChannel;
+import org.jgroups.View;
+import org.jgroups.fork.ForkChannel;
+import org.jgroups.protocols.raft.ELECTION;
+import org.jgroups.protocols.raft.FileBasedLog;
+import org.jgroups.protocols.raft.RAFT;
+import org.jgroups.protocols.raft.REDIRECT;
+import org.jgroups.protocols.raft.Role;
+import org.jgroups.raft.RaftHandle;
+import org.jgroups.util.ExtendedUUID;
+import org.jgroups.util.Util;
+
+/**
+ * The store of a cluster of Infinispan nodes: the records are a RAFT state machine ({@link RecordSet})
+ * replicated to every member over the cache manager's own JGroups channel (jgroups-raft).
+ *
+ * <p>Every claim, complete, release and delete is one RAFT command, decided by {@link RecordLifecycle}
+ * on every member in log order; the caller gets the leader's decision. Without a majority nothing
+ * commits and a claim gets {@link IdempotencyStoreUnavailableException} within {@code write-timeout}.
+ * A complete or release whose answer was lost is sent again for up to {@link #SETTLE_PATIENCE}. A
+ * duplicate of a key this member holds COMPLETED is answered from its own copy; {@link #read} asks the
+ * leader. How a cluster behaves: docs/infinispan-store.md; the design: docs/internals.md, "The
+ * Infinispan cluster".
+ */
+public final class InfinispanClusterStore implements IdempotencyStore, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(InfinispanClusterStore.class.getName());
+
+    /**
+     * How long a complete or release keeps trying when no answer comes (no leader, a leader that died
+     * with the command in flight). The operation already ran: an outcome that is not stored lets a
+     * retry run it again once the lease ends, so waiting out a failover is worth more than answering
+     * fast.
+     */
+    static final Duration SETTLE_PATIENCE = Duration.ofMinutes(2);
+
+    /** Log size at which a member writes a snapshot of its records and truncates its log. */
+    static final long MAX_LOG_BYTES = 64L * 1024 * 1024;
+
+    /** A claim's commit at least this slow is refused when it left less than half of the lease. */
+    static final Duration LATE_COMMIT = Duration.ofSeconds(1);
+
+    /** At most one WARNING per this period about claims that committed late; the others at DEBUG. */
+    private static final Duration LATE_WARNING_EVERY = Duration.ofMinutes(1);
+
+    private final Throttle lateWarning = new Throttle(LATE_WARNING_EVERY);
+
+    /**
+     * What a cluster store needs besides its cache manager.
+     *
+     * @param name the record set's name ({@code idempotency.infinispan.cache}): stores of one name on the
+     *     members share their records
+     * @param raftId this member's RAFT id, one of {@code members}
+     * @param members every member's RAFT id; a majority of them must be up for writes to commit
+     * @param stateDir the directory of this member's RAFT log and snapshots
+     * @param fsync whether every log append is forced to disk before it counts
+     * @param writeTimeout how long a command waits for its answer
+     * @param claimGrace how long an IN_PROGRESS record outlives its lease, so a late owner can complete
+     * @param joined which operations complete inside the caller's JTA transaction ({@code
+     *     idempotency.infinispan.transaction}; see {@link #complete})
+     * @param maxEntries records the group holds at most; a claim of a new key beyond it is refused
+     * @param maxBytes bytes the group's records count for at most (see {@link RecordSet#footprint}); a
+     *     claim of a new key beyond it is refused
+     */
+    public record Options(
+            String name,
+            String raftId,
+            List<String> members,
+            Path stateDir,
+            boolean fsync,
+            Duration writeTimeout,
+            Duration claimGrace,
+            Predicate<String> joined,
+            String transactionRegistry,
+            long maxEntries,
+            long maxBytes) {}
+
+    /** How often at most a member that found the group full purges before it claims again. */
+    static final Duration FULL_PURGE_INTERVAL = Duration.ofSeconds(1);
+
+    /** How often a member measures its clock against the leader's once it has a measurement. */
+    static final Duration CLOCK_REFRESH = Duration.ofSeconds(5);
+
+    /**
+     * A member whose clock is off the leader's by more than this stamps its commands with the leader's
+     * time; within it, with its own. Also the longest round trip a measurement is taken from (its error
+     * is at most half of it).
+     */
+    static final Duration CLOCK_TOLERANCE = Duration.ofSeconds(1);
+
+    private final EmbeddedCacheManager manager;
+    private final Options options;
+    private final Clock clock;
+    private final Runnable onClose;
+    private final RecordSet records;
+    private final ForkChannel channel;
+    private final RaftHandle raft;
+
+    /** Requests sent to the leader, by operation ("claim", "complete", "read", ...). */
+    private final Map<String, LongAdder> sent = new ConcurrentHashMap<>();
+
+    /** Looked up on first use by an operation in the joined mode. */
+    private volatile TransactionSynchronizationRegistry registry;
+
+    /**
+     * The leader's clock minus this member's, as last measured ({@link #measureClockOffset}); every
+     * command is stamped, and every expiry judged here, on this member's clock plus it.
+     */
+    private volatile long leaderOffsetMillis;
+
+    /** When the offset was last measured ({@code System.nanoTime()}); 0 before the first measurement. */
+    private volatile long offsetMeasuredAt;
+
+    /** Measures the offset from the leader's clock, every second until the first success, then every {@link #CLOCK_REFRESH}. */
+    private final ScheduledExecutorService clockSync = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "idempotency-raft-clock");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** When this member last purged because the group was full ({@code System.nanoTime()}). */
+    private final AtomicLong lastFullPurge = new AtomicLong(System.nanoTime() - FULL_PURGE_INTERVAL.toNanos());
+
+    private final AtomicLong refusedSinceWarning = new AtomicLong();
+    private final Throttle fullWarning = new Throttle(Duration.ofMinutes(1));
+
+    /** Set while commands fail, so that an outage is logged once when it starts and once when it ends. */
+    private final AtomicBoolean failing = new AtomicBoolean();
+
+    /**
+     * Joins this member's RAFT group on the manager's channel. The manager's transport must have been
+     * configured with {@code options.raftId()} as its node name and {@code options.members()} as its
+     * RAFT members ({@link InfinispanStores} does it), which gives every member an address that
+     * carries its RAFT id.
+     *
+     * @param onClose what {@link #close()} stops besides this store's channel (the cache manager this
+     *     store created), or {@code null}
+     */
+    public InfinispanClusterStore(EmbeddedCacheManager manager, Options options, Clock clock, Runnable onClose) {
+        this.manager = manager;
+        this.options = options;
+        this.clock = clock;
+        this.onClose = onClose;
+        this.records = new RecordSet(clock);
+        Transport transport = GlobalComponentRegistry.componentOf(manager, Transport.class);
+        if (!(transport instanceof JGroupsTransport jgroups)) {
+            throw new IllegalStateException("the Infinispan cache manager has no JGroups transport: " + transport);
+        }
+        JChannel main = jgroups.getChannel();
+        String stack = "idempotency-" + options.name();
+        // VerifyingRaft, not RAFT: see there for the defect of jgroups-raft's follower that it closes.
+        RAFT protocol = new VerifyingRaft()
+                .raftId(options.raftId())
+                .members(options.members())
+                .logClass(FileBasedLog.class.getName())
+                .logDir(options.stateDir().toAbsolutePath().toString())
+                .logPrefix(stack + "-" + options.raftId().replaceAll("[^A-Za-z0-9._-]", "_"))
+                .maxLogSize(MAX_LOG_BYTES)
+                // Not send_commits_immediately: measured, it floods the leader's processing queue
+                // (11 claims/s on one thread instead of 1,200, "processing queue is full" with 16).
+                // Followers learn of a commit with the next append or heartbeat instead; their own
+                // copies serve only answers a stale copy cannot get wrong (see claim).
+                .logUseFsync(options.fsync());
+        try {
+            // ELECTION, as Infinispan's own RAFT channels use, not ELECTION2: a member's RAFT stack is a
+            // fork that starts only after its channel joined the view, and ELECTION2's pre-vote, which
+            // waits for an answer from every member of the view, then never completes (measured: no
+            // leader after 60 s). ELECTION's coordinator asks again until a majority answers.
+            channel = new ForkChannel(main, stack, stack, new ELECTION(), protocol, new REDIRECT());
+            raft = new RaftHandle(channel, records);
+            raft.addRoleListener(role -> {
+                if (role == Role.Leader) {
+                    announceLeadership();
+                }
+            });
+            channel.connect(stack);
+            clockSync.scheduleWithFixedDelay(this::measureClockOffset, 0, 1, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "could not join the RAFT group '" + stack + "' as '" + options.raftId() + "' with its log in "
+                            + options.stateDir() + ": " + e,
+                    e);
+        }
+    }
+
+    /** The cache manager whose channel this store uses. */
+    public EmbeddedCacheManager cacheManager() {
+        return manager;
+    }
+
+    /** This member's RAFT id. */
+    public String raftId() {
+        return options.raftId();
+    }
+
+    /** Every member's RAFT id. */
+    public List<String> members() {
+        return options.members();
+    }
+
+    /** The members this node currently sees, itself included. */
+    public int visibleMembers() {
+        View v = channel.getView();
+        return v == null ? 0 : v.size();
+    }
+
+    /**
+     * Whether this member knows a RAFT leader that it can currently reach: the condition for claims to
+     * commit. A member cut off from the majority loses it once its failure detection notices.
+     */
+    public boolean hasLeader() {
+        Address leader = raft.leader();
+        View v = channel.getView();
+        return leader != null && v != null && v.containsMember(leader);
+    }
+
+    /** This member's own copy of a key's record, without asking the leader (it may lag). */
+    IdempotencyRecord localCopy(String key) {
+        return records.local(key);
+    }
+
+    /** The RAFT id of the leader this member follows, or {@code null} while it knows none. */
+    public String leader() {
+        Address a = raft.leader();
+        if (a instanceof ExtendedUUID u && u.get(RAFT.raft_id_key) != null) {
+            return Util.bytesToString(u.get(RAFT.raft_id_key));
+        }
+        return a == null ? null : a.toString();
+    }
+
+    /** How many records this member holds, live or not (every member holds all of them). */
+    public int localSize() {
+        return records.size();
+    }
+
+    /** The bytes this member's records count for against {@code max-bytes}. */
+    public long localBytes() {
+        return records.bytes();
+    }
+
+    /**
+     * This store bound to one operation: its claims and completions follow that operation's transaction
+     * mode ({@code idempotency.infinispan.transaction.<operation>}). Calls on the store itself belong to
+     * no operation and run in the separate mode.
+     *
+     * @throws dev.idempotency.IdempotencyConfigurationException the operation's mode key is invalid
+     */
+    @Override
+    public IdempotencyStore forOperation(String operation) {
+        options.joined().test(operation); // an invalid per-operation key fails now, at deployment
+        return new OperationStore(operation);
+    }
+
+    @Override
+    public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        return claim(null, key, owner, fingerprint, lease);
+    }
+
+    private ClaimResult claim(String operation, String key, String owner, String fingerprint, Duration lease) {
+        if (operation != null && options.joined().test(operation)) {
+            requireTransaction(operation); // before the call runs: its outcome could not be prepared
+        }
+        Instant now = now();
+        IdempotencyRecord mine = records.local(key);
+        if (mine != null && mine.status() == RecordStatus.COMPLETED && RecordLifecycle.isLive(mine, now)) {
+            return ClaimResult.existing(mine); // final until it expires: a stale copy cannot be wrong
+        }
+        if (mine != null && RecordLifecycle.isLive(mine, now)) {
+            // In progress on this copy: ask the leader (a read, no log entry) before claiming, so the
+            // duplicates of a running call never write.
+            IdempotencyRecord current = readFromLeader(key);
+            if (current != null && !RecordLifecycle.isClaimable(current, now)) {
+                return ClaimResult.existing(current);
+            }
+        }
+        RecordSet.Bounded answer = claimWithin(key, owner, fingerprint, now, lease);
+        if (answer instanceof RecordSet.Full && purgeWhenFull(now)) {
+            now = now();
+            answer = claimWithin(key, owner, fingerprint, now, lease);
+        }
+        if (answer instanceof RecordSet.Full full) {
+            throw full(key, full);
+        }
+        ClaimResult result = ((RecordSet.Decided) answer).result();
+        if (result.claimed()) {
+            refuseIfLate(key, owner, lease, now, result.record().expiresAt());
+        }
+        return result;
+    }
+
+    private RecordSet.Bounded claimWithin(String key, String owner, String fingerprint, Instant now, Duration lease) {
+        byte[] command =
+                RecordSet.claimWithin(key, owner, fingerprint, now, lease, options.maxEntries(), options.maxBytes());
+        return RecordSet.boundedResult(send("claim", key, command));
+    }
+
+    /**
+     * The group was full: deletes its dead records, at most once per {@link #FULL_PURGE_INTERVAL} on
+     * this member (a purge reads every record). Answers whether a claim may find room now.
+     */
+    private boolean purgeWhenFull(Instant now) {
+        long last = lastFullPurge.get();
+        long at = System.nanoTime();
+        if (at - last < FULL_PURGE_INTERVAL.toNanos() || !lastFullPurge.compareAndSet(last, at)) {
+            return false;
+        }
+        return purgeExpired(Integer.MAX_VALUE) > 0;
+    }
+
+    private IdempotencyStoreUnavailableException full(String key, RecordSet.Full full) {
+        String what = "The Infinispan idempotency cluster '" + options.name() + "' is full (limits "
+                + InfinispanStores.MAX_ENTRIES + "=" + options.maxEntries() + ", " + InfinispanStores.MAX_BYTES + "="
+                + options.maxBytes() + "; it holds " + full.entries() + " records counting " + full.bytes()
+                + " bytes)";
+        String fix = "Raise the limits (each member's heap must hold them: about "
+                + RecordSet.RECORD_OVERHEAD_BYTES + " bytes a record plus its stored outcome), or shorten"
+                + " idempotency.ttl.";
+        long refused = refusedSinceWarning.incrementAndGet();
+        if (fullWarning.pass()) {
+            refusedSinceWarning.addAndGet(-refused);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    what + " and holds no expired record: " + refused
+                            + " new claim(s) refused since the last warning, and those calls did not run. " + fix);
+        }
+        return new IdempotencyStoreUnavailableException(
+                null,
+                hash(key),
+                what + " and every record in it is still live, so the call did not run; retry later. Operators: " + fix,
+                null);
+    }
+
+    /**
+     * A claim carries the instant it was sent, and its lease runs from there. A claim that commits
+     * late (a slow majority, a leader election, a restarting member's catch-up) can come back with
+     * little of its lease left, or none: a later claim, stamped after that end, would take the key over
+     * while this caller runs. So a claim that comes back with less than half its lease left is given
+     * back (fenced by its owner, so it never releases another's claim) and its caller does not run:
+     * 503, retry. Half the lease leaves the keep-alive, which renews every third of it, time to renew.
+     * A commit faster than {@link #LATE_COMMIT} is the cluster's normal pace and is never refused, so
+     * that leases of a second or less (tests) keep working.
+     */
+    private void refuseIfLate(String key, String owner, Duration lease, Instant sent, Instant expiresAt) {
+        Instant now = now();
+        if (Duration.between(sent, now).compareTo(LATE_COMMIT) < 0
+                || !Duration.between(now, expiresAt).minus(lease.dividedBy(2)).isNegative()) {
+            return;
+        }
+        try {
+            send("release", key, RecordSet.release(key, owner));
+        } catch (IdempotencyStoreUnavailableException e) {
+            // The claim holds the key until its lease ends; nothing runs under it.
+        }
+        long took = Duration.between(sent, now).toMillis();
+        LOG.log(
+                lateWarning.warningLevel(),
+                "Infinispan cluster claim of key {0} committed {1} ms after it was sent, with less than half of"
+                        + " its lease ({2} ms) left; it was given back and its call refused (503). The RAFT group"
+                        + " ''{3}'' commits too slowly for this lease: look at the members' load and network, or"
+                        + " lengthen the lease.",
+                hash(key),
+                took,
+                lease.toMillis(),
+                options.name());
+        throw new IdempotencyStoreUnavailableException(
+                null,
+                hash(key),
+                "The Infinispan idempotency cluster committed the claim " + took + " ms after it was sent, too"
+                        + " close to the end of its " + lease.toMillis() + " ms lease for the call to run before"
+                        + " another claim could take the key over. The call did not run; retry it.",
+                null);
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> read(String key) {
+        IdempotencyRecord r = readFromLeader(key);
+        return RecordLifecycle.isLive(r, now()) ? Optional.of(r) : Optional.empty();
+    }
+
+    /**
+     * Stores the owner's outcome. For an operation in the joined mode, inside the caller's JTA
+     * transaction, in two steps: now a {@code prepare} (the claim keeps the outcome aside and holds the
+     * key for {@code ttl}), and once the transaction ended, from its synchronization, the outcome is
+     * committed if the transaction committed, or the claim released if it rolled back. A node that dies
+     * between the two leaves the key refused (409) until its retention ends: whether the operation's
+     * effect committed is unknown then, so the key is neither replayed nor run again (an operator can
+     * release it after checking). In the separate mode, and in both after a lost answer, see the class
+     * Javadoc.
+     */
+    @Override
+    public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+        return complete(null, key, owner, outcome, ttl);
+    }
+
+    private boolean complete(String operation, String key, String owner, byte[] outcome, Duration ttl) {
+        if (operation != null && options.joined().test(operation)) {
+            return completeJoined(operation, key, owner, outcome, ttl);
+        }
+        return persistently(
+                "complete",
+                key,
+                retry -> RecordSet.booleanResult(
+                        send("complete", key, RecordSet.complete(key, owner, outcome, now(), ttl, retry))));
+    }
+
+    private boolean completeJoined(String operation, String key, String owner, byte[] outcome, Duration ttl) {
+        TransactionSynchronizationRegistry registry = requireTransaction(operation);
+        // Registered before the prepare: however the prepare ends (stored, refused, or no answer), the
+        // transaction's end settles the claim.
+        registry.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {}
+
+            @Override
+            public void afterCompletion(int end) {
+                settleJoined(key, owner, ttl, end == Status.STATUS_COMMITTED);
+            }
+        });
+        boolean prepared = false;
+        try {
+            prepared =
+                    RecordSet.booleanResult(send("prepare", key, RecordSet.prepare(key, owner, outcome, now(), ttl)));
+            return prepared;
+        } finally {
+            if (!prepared) {
+                // The outcome is not held for the key (no answer, or another owner took it over): the work
+                // must not commit without it, whatever the caller does with this answer.
+                registry.setRollbackOnly();
+            }
+        }
+    }
+
+    /** The registry of the active JTA transaction that a joined operation needs, or a configuration error. */
+    private TransactionSynchronizationRegistry requireTransaction(String operation) {
+        TransactionSynchronizationRegistry registry = registry(operation);
+        int status = registry.getTransactionStatus();
+        if (status != Status.STATUS_ACTIVE) {
+            throw JoinedMode.noTransaction(operation, InfinispanStores.TRANSACTION, "its call is guarded", status);
+        }
+        return registry;
+    }
+
+    /**
+     * After the caller's transaction: commits the prepared outcome, or releases the claim. A failure
+     * here cannot reach the caller any more (the transaction is over), so it is logged: an operator
+     * must look.
+     */
+    private void settleJoined(String key, String owner, Duration ttl, boolean committed) {
+        try {
+            if (committed) {
+                boolean stored = persistently(
+                        "commit",
+                        key,
+                        retry -> RecordSet.booleanResult(
+                                send("commit", key, RecordSet.commitPrepared(key, owner, now(), ttl, retry))));
+                if (!stored) {
+                    LOG.log(
+                            System.Logger.Level.DEBUG,
+                            "Infinispan cluster: the prepared outcome of key {0} was not the owner''s any more",
+                            hash(key));
+                }
+            } else {
+                persistently(
+                        "release",
+                        key,
+                        retry -> RecordSet.booleanResult(send("release", key, RecordSet.release(key, owner))));
+            }
+        } catch (RuntimeException e) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Infinispan cluster: the " + (committed ? "committed" : "rolled back") + " transaction of key "
+                            + hash(key) + " could not be settled within " + SETTLE_PATIENCE.toMinutes()
+                            + " minutes; the key stays refused (in progress) until its retention ends. "
+                            + (committed
+                                    ? "The operation's effect committed: leave the key, or read its record."
+                                    : "The operation's effect rolled back: release the key so that a retry runs.")
+                            + " Cause: " + e,
+                    e);
+        }
+    }
+
+    @Override
+    public boolean joinsCallerTransaction(String operation) {
+        return options.joined().test(operation);
+    }
+
+    /**
+     * Refuses a per-operation mode key ({@code idempotency.infinispan.transaction.<operation>}) that
+     * names no guarded operation, and logs which operations run in a mode other than the default.
+     */
+    @Override
+    public void checkOperations(Set<String> operations) {
+        checkOperations(operations, JoinedMode.configNames());
+    }
+
+    void checkOperations(Set<String> operations, Iterable<String> configNames) {
+        boolean byDefault = options.joined().test("");
+        Set<String> other = new TreeSet<>();
+        for (String operation : JoinedMode.checkOperationKeys(InfinispanStores.TRANSACTION, operations, configNames)) {
+            boolean joined = options.joined().test(operation);
+            if (joined != byDefault) {
+                other.add(operation + "=" + (joined ? "joined" : "separate"));
+            }
+        }
+        if (!other.isEmpty()) {
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "Infinispan idempotency cluster: default transaction mode {0}; operations in another mode: {1}",
+                    byDefault ? "joined" : "separate",
+                    other);
+        }
+    }
+
+    private TransactionSynchronizationRegistry registry(String operation) {
+        TransactionSynchronizationRegistry r = registry;
+        if (r == null) {
+            try {
+                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(options.transactionRegistry());
+            } catch (NamingException | ClassCastException e) {
+                throw JoinedMode.noRegistry(
+                        "Operation '" + operation + "' of the Infinispan store",
+                        InfinispanStores.TRANSACTION,
+                        options.transactionRegistry(),
+                        e);
+            }
+            registry = r;
+        }
+        return r;
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        // Sent again after a lost answer, a release that was applied finds nothing of its owner: false,
+        // and the claim is gone either way.
+        return persistently(
+                "release", key, retry -> RecordSet.booleanResult(send("release", key, RecordSet.release(key, owner))));
+    }
+
+    /** One RAFT command, not retried: the engine renews again a third of a lease later. */
+    @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        return RecordSet.booleanResult(send("renew", key, RecordSet.renew(key, owner, now(), lease)));
+    }
+
+    @Override
+    public boolean deleteCompleted(String key, String owner) {
+        return RecordSet.booleanResult(send("delete", key, RecordSet.delete(key, owner)));
+    }
+
+    /**
+     * Deletes up to {@code max} records whose retention (or lease plus grace) ended, by one command
+     * that every member applies; sends nothing when this member holds no such record.
+     */
+    @Override
+    public int purgeExpired(int max) {
+        Instant now = now();
+        if (max <= 0 || !records.hasDead(now, options.claimGrace())) {
+            return 0;
+        }
+        return RecordSet.intResult(send("purge", null, RecordSet.purge(now, options.claimGrace(), max)));
+    }
+
+    /** Leaves the RAFT group; stops the cache manager if this store started it. */
+    @Override
+    public void close() {
+        clockSync.shutdownNow();
+        try {
+            channel.disconnect();
+            channel.close();
+        } finally {
+            if (onClose != null) {
+                onClose.run();
+            }
+        }
+    }
+
+    /**
+     * How many requests for {@code operation} this member sent to the RAFT leader: commands ({@code
+     * claim}, {@code complete}, {@code release}, {@code delete}, {@code purge}), each a log entry, and
+     * read-only requests ({@code read}, which a claim of a key in progress sends as well).
+     */
+    public long requestsSent(String operation) {
+        LongAdder n = sent.get(operation);
+        return n == null ? 0 : n.sum();
+    }
+
+    // ---------------------------------------------------------------- the cluster's clock
+
+    /**
+     * The cluster's time: this member's clock plus its measured offset from the leader's, so that a
+     * member whose clock is skewed (by more than {@link #CLOCK_TOLERANCE}) neither purges records nor
+     * takes claims over early (the leader's clock is the cluster's; a new leader's is measured within
+     * {@link #CLOCK_REFRESH}). Before the first measurement, this member's own clock.
+     */
+    private Instant now() {
+        return clock.instant().plusMillis(leaderOffsetMillis);
+    }
+
+    /** The leader's clock minus this member's, as last measured; {@code null} before the first measurement. */
+    Duration leaderClockOffset() {
+        return offsetMeasuredAt == 0 ? null : Duration.ofMillis(leaderOffsetMillis);
+    }
+
+    /**
+     * Asks the leader for its clock (a read-only request, never in the log) and keeps the difference
+     * from this member's, taken at the middle of the round trip. A failure keeps the last offset: no
+     * leader means no command commits either.
+     */
+    private void measureClockOffset() {
+        long last = offsetMeasuredAt;
+        if (last != 0 && System.nanoTime() - last < CLOCK_REFRESH.toNanos()) {
+            return;
+        }
+        try {
+            long offset;
+            if (raft.isLeader()) {
+                offset = 0;
+            } else {
+                byte[] query = RecordSet.time();
+                long before = clock.millis();
+                long started = System.nanoTime();
+                byte[] answer = raft.getAsync(query, 0, query.length, null)
+                        .get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                long roundTrip = System.nanoTime() - started;
+                if (roundTrip > CLOCK_TOLERANCE.toNanos()) {
+                    return; // too slow an answer to read the leader's clock from: keep the last offset
+                }
+                long measured = RecordSet.longResult(answer) - (before + TimeUnit.NANOSECONDS.toMillis(roundTrip) / 2);
+                // Within the tolerance the clocks agree as far as a round trip can tell: keep this
+                // member's own clock, so that a synchronised cluster decides exactly as its clocks say.
+                offset = Math.abs(measured) <= CLOCK_TOLERANCE.toMillis() ? 0 : measured;
+            }
+            leaderOffsetMillis = offset;
+            offsetMeasuredAt = System.nanoTime() | 1; // never 0
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.DEBUG, "clock offset from the RAFT leader not measured: {0}", e.toString());
+        }
+    }
+
+    // ---------------------------------------------------------------- RAFT round trips
+
+    /**
+     * Commits a no-op as this member starts leading ({@link RecordSet#noop}), from another thread: the
+     * role change is reported from inside RAFT. Tried for a few seconds while the new role settles.
+     */
+    private void announceLeadership() {
+        Thread announcer = new Thread(() -> {
+            byte[] noop = RecordSet.noop();
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < deadline && raft.isLeader()) {
+                try {
+                    raft.setAsync(noop, 0, noop.length, null)
+                            .get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                    return;
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    LOG.log(
+                            System.Logger.Level.DEBUG,
+                            "RAFT no-op of a new leader not committed yet: {0}",
+                            e.toString());
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException interrupted) {
+                        return;
+                    }
+                }
+            }
+        });
+        announcer.setName("idempotency-raft-noop");
+        announcer.setDaemon(true);
+        announcer.start();
+    }
+
+    private IdempotencyRecord readFromLeader(String key) {
+        byte[] query = RecordSet.read(key);
+        return RecordSet.recordResult(await("read", key, () -> raft.getAsync(query, 0, query.length, null)));
+    }
+
+    private byte[] send(String operation, String key, byte[] command) {
+        return await(operation, key, () -> raft.setAsync(command, 0, command.length, null));
+    }
+
+    private interface Request {
+        CompletableFuture<byte[]> start() throws Exception;
+    }
+
+    /**
+     * Sends a request and waits for its answer, at most {@code write-timeout}. Every failure (no
+     * leader, a leader that died or lost its majority, no answer in time) is {@link
+     * IdempotencyStoreUnavailableException}: nothing this call decided was applied as far as it
+     * knows, though a command may still commit later.
+     */
+    private byte[] await(String operation, String key, Request request) {
+        sent.computeIfAbsent(operation, o -> new LongAdder()).increment();
+        Throwable failure;
+        try {
+            byte[] answer = request.start().get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (failing.compareAndSet(true, false)) {
+                LOG.log(System.Logger.Level.INFO, "The idempotency RAFT group ''{0}'' answers again", options.name());
+            }
+            return answer;
+        } catch (TimeoutException e) {
+            failure = e;
+        } catch (ExecutionException e) {
+            failure = e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = e;
+        } catch (Exception e) {
+            failure = e; // RaftLeaderException: no leader known
+        }
+        String why = failure instanceof TimeoutException
+                ? "no answer within " + options.writeTimeout().toMillis() + " ms"
+                : String.valueOf(failure);
+        // Once per outage at WARNING: an operator must look at the cluster (members down, a split).
+        // Every further failure of the same outage at DEBUG.
+        boolean first = failing.compareAndSet(false, true);
+        LOG.log(
+                first ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+                "Infinispan cluster {0} of key {1} failed: {2} (RAFT leader {3}, {4} members visible of {5})",
+                operation,
+                key == null ? "-" : hash(key),
+                why,
+                raft.leader(),
+                visibleMembers(),
+                options.members().size());
+        throw new IdempotencyStoreUnavailableException(
+                null,
+                key == null ? null : hash(key),
+                "The Infinispan idempotency cluster did not commit the " + operation + " (" + why + "): a majority of"
+                        + " its " + options.members().size() + " members must be up and reachable from each other"
+                        + " (idempotency.infinispan.initial-hosts). The call did not run; retry it.",
+                failure);
+    }
+
+    /**
+     * Runs a complete or release again after it failed for want of an answer, until it succeeds or
+     * {@link #SETTLE_PATIENCE} has passed; {@code attempt} is told whether an earlier attempt may have
+     * been applied.
+     */
+    private <T> T persistently(String operation, String key, Function<Boolean, T> attempt) {
+        long deadline = System.nanoTime() + SETTLE_PATIENCE.toNanos();
+        for (boolean retry = false; ; retry = true) {
+            try {
+                return attempt.apply(retry);
+            } catch (IdempotencyStoreUnavailableException e) {
+                if (System.nanoTime() >= deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Keys are already SHA-256 hex; a prefix is enough to correlate log lines. */
+    private static String hash(String key) {
+        return key.length() > 12 ? key.substring(0, 12) : key;
+    }
+
+    /** {@link #forOperation}: this store, with one operation's claims and completions. */
+    private final class OperationStore extends ForwardingStore {
+
+        private final String operation;
+
+        OperationStore(String operation) {
+            this.operation = operation;
+        }
+
+        @Override
+        protected IdempotencyStore delegate() {
+            return InfinispanClusterStore.this;
+        }
+
+        @Override
+        public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+            return InfinispanClusterStore.this.claim(operation, key, owner, fingerprint, lease);
+        }
+
+        @Override
+        public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+            return InfinispanClusterStore.this.complete(operation, key, owner, outcome, ttl);
+        }
+    }
+}

@@ -1,0 +1,486 @@
+package dev.idempotency.internal.stores.infinispan;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.internal.stores.JoinedMode;
+import dev.idempotency.spi.ConfigLookup;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.infinispan.Cache;
+import org.infinispan.configuration.cache.ConfigurationBuilder;
+import org.infinispan.configuration.global.GlobalConfiguration;
+import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.configuration.global.TransportConfiguration;
+import org.infinispan.configuration.parsing.ConfigurationBuilderHolder;
+import org.infinispan.configuration.parsing.ParserRegistry;
+import org.infinispan.manager.DefaultCacheManager;
+import org.infinispan.manager.EmbeddedCacheManager;
+
+/**
+ * Builds the Infinispan store from configuration: the config keys, the shipped clustered
+ * configuration, and the cache manager that backs a store.
+ *
+ * <p>Which store:
+ *
+ * <ol>
+ *   <li>A cache manager without a transport (the default: no {@link #CONFIG}, or an XML file without
+ *       {@code <transport>}) gets an {@link InfinispanIdempotencyStore} on its local cache {@link
+ *       #CACHE}.
+ *   <li>A clustered cache manager gets an {@link InfinispanClusterStore}: the records are a RAFT state
+ *       machine on the manager's JGroups channel, which needs {@code org.jgroups:jgroups-raft} on the
+ *       class path. Its RAFT id is the transport's {@code node-name} and its members the transport's
+ *       {@code raft-members}; when the XML sets neither, they are derived from the placeholders the
+ *       shipped XML uses: {@code bind-address:bind-port} and every {@code host[port]} of {@code
+ *       initial-hosts}, written {@code host:port}.
+ * </ol>
+ *
+ * <p>A clustered <em>cache</em> is never used for records: its conditional writes are not atomic while
+ * members join, leave or die (docs/internals.md, "The Infinispan cluster").
+ */
+public final class InfinispanStores {
+
+    /** The store's name, the value of {@code idempotency.store} that selects it. */
+    public static final String NAME = "infinispan";
+
+    /** Config key: the Infinispan XML file (class-path resource or file path). Default: a local cache. */
+    public static final String CONFIG = "idempotency.infinispan.config";
+
+    /**
+     * Config key: the name of the records' home. On one node, the local cache that holds them; in a
+     * cluster, the RAFT group whose state they are (members with the same name share records).
+     * Default: {@value #DEFAULT_CACHE}.
+     */
+    public static final String CACHE = "idempotency.infinispan.cache";
+
+    /**
+     * Config key: how long an in-progress claim outlives its lease, so that an owner that ran past its
+     * lease can still store its outcome when nobody took over. Default: {@code PT1H}.
+     */
+    public static final String CLAIM_GRACE = "idempotency.infinispan.claim-grace";
+
+    /** Config key: the directory of this member's RAFT log and snapshots. Default: {@value #DEFAULT_STATE_DIR}. */
+    public static final String STATE_DIR = "idempotency.infinispan.state-dir";
+
+    /** Config key: whether each RAFT log append is forced to disk before it counts. Default: {@code true}. */
+    public static final String FSYNC = "idempotency.infinispan.fsync";
+
+    /** Config key: how long a command waits for the cluster's answer. Default: {@code PT10S}. */
+    public static final String WRITE_TIMEOUT = "idempotency.infinispan.write-timeout";
+
+    /**
+     * Config key: {@code separate} (default) or {@code joined}; {@code TRANSACTION + "." + operation}
+     * sets one operation. Joined: in a cluster, an operation's outcome is stored in two steps around
+     * the caller's JTA transaction ({@link InfinispanClusterStore#complete}), so that an operation whose
+     * effect committed is never run again, even when its node dies before the outcome is stored.
+     */
+    public static final String TRANSACTION = "idempotency.infinispan.transaction";
+
+    /**
+     * Config key: in a cluster, the records its RAFT group holds at most, live or not yet purged; a claim
+     * of a new key beyond it gets 503. Default: {@value #DEFAULT_MAX_ENTRIES}.
+     */
+    public static final String MAX_ENTRIES = "idempotency.infinispan.max-entries";
+
+    /**
+     * Config key: in a cluster, the bytes its records count for at most (about 600 a record plus its
+     * stored outcome); a claim of a new key beyond it gets 503. Default: a quarter of the JVM's maximum
+     * heap.
+     */
+    public static final String MAX_BYTES = "idempotency.infinispan.max-bytes";
+
+    /** Default of {@link #MAX_ENTRIES}. */
+    public static final long DEFAULT_MAX_ENTRIES = 10_000_000;
+
+    /** Placeholder of the shipped XML: the address every socket binds to; with the port, the RAFT id. */
+    public static final String BIND_ADDRESS = "idempotency.infinispan.bind-address";
+
+    /** Placeholder of the shipped XML: the JGroups TCP port; with the address, the RAFT id. */
+    public static final String BIND_PORT = "idempotency.infinispan.bind-port";
+
+    /**
+     * Config key: this node's RAFT id, one of the members named by {@link #INITIAL_HOSTS} ({@code
+     * host:port}). Default: {@code bind-address:bind-port}. Set it where a node's address changes across
+     * restarts (a Kubernetes pod, say): its stable host name and port, listed the same way in {@code
+     * initial-hosts}.
+     */
+    public static final String NODE_NAME = "idempotency.infinispan.node-name";
+
+    /** Placeholder of the shipped XML: every member's {@code address[port]}; the RAFT members. */
+    public static final String INITIAL_HOSTS = "idempotency.infinispan.initial-hosts";
+
+    /** Default of {@link #CACHE}. */
+    public static final String DEFAULT_CACHE = "idempotency";
+
+    /** Default of {@link #CLAIM_GRACE}. */
+    public static final Duration DEFAULT_CLAIM_GRACE = Duration.ofHours(1);
+
+    /** Default of {@link #STATE_DIR}: relative to the server's working directory. */
+    public static final String DEFAULT_STATE_DIR = "idempotency-state";
+
+    /** Default of {@link #WRITE_TIMEOUT}. */
+    public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(10);
+
+    /** Defaults of the shipped XML's placeholders, the same as in the XML. */
+    static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
+
+    static final String DEFAULT_BIND_PORT = "7800";
+    static final String DEFAULT_INITIAL_HOSTS = "127.0.0.1[7800],127.0.0.1[7801],127.0.0.1[7802]";
+
+    /**
+     * The clustered configuration shipped in this jar: JGroups TCP with static discovery (TCPPING),
+     * every socket bound to one address. Set {@code idempotency.infinispan.config} to this value to
+     * use it.
+     */
+    public static final String CLUSTER_CONFIG = "idempotency-infinispan-cluster.xml";
+
+    /** A class that exists exactly when jgroups-raft is on the class path. */
+    private static final String RAFT_PROBE = "org.jgroups.protocols.raft.RAFT";
+
+    /** The protocols of the records' RAFT stack, whose class initialisers register their message types. */
+    private static final List<String> RAFT_PROTOCOLS =
+            List.of(RAFT_PROBE, "org.jgroups.protocols.raft.ELECTION", "org.jgroups.protocols.raft.REDIRECT");
+
+    private static final Pattern HOST = Pattern.compile("\\s*([^\\[\\],\\s]+)\\s*\\[\\s*(\\d+)\\s*]\\s*");
+
+    private static final System.Logger LOG = System.getLogger(InfinispanStores.class.getName());
+
+    private InfinispanStores() {}
+
+    /**
+     * Starts a cache manager and a store on it; closing the store (it is {@link AutoCloseable}) stops
+     * the manager.
+     *
+     * @param settings the configuration ({@link #CONFIG}, {@link #CACHE}, {@link #CLAIM_GRACE} and the
+     *     cluster's keys)
+     * @param placeholders values for {@code ${...}} placeholders of the XML configuration
+     * @param loader the class loader that finds the XML resource and the application's classes
+     */
+    public static IdempotencyStore start(ConfigLookup settings, Properties placeholders, ClassLoader loader) {
+        return start(settings, placeholders, loader, Clock.systemUTC());
+    }
+
+    /** {@link #start(ConfigLookup, Properties, ClassLoader)} on another clock (tests). */
+    static IdempotencyStore start(ConfigLookup settings, Properties placeholders, ClassLoader loader, Clock clock) {
+        String config =
+                settings.get(CONFIG).map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
+        EmbeddedCacheManager manager = startManager(config, placeholders, loader);
+        AtomicBoolean stopped = new AtomicBoolean();
+        Runnable stop = () -> {
+            if (stopped.compareAndSet(false, true)) {
+                manager.stop();
+            }
+        };
+        try {
+            return on(manager, settings, config, stop, clock);
+        } catch (RuntimeException e) {
+            stop.run();
+            throw e;
+        }
+    }
+
+    /**
+     * A store on a cache manager that the application manages (for example one it produces through
+     * CDI); the store never stops it. A manager without a transport must define the cache named by
+     * {@link #CACHE}; a clustered one must set its transport's {@code node-name} and {@code
+     * raft-members}.
+     */
+    public static IdempotencyStore onManager(EmbeddedCacheManager manager, ConfigLookup settings) {
+        return on(manager, settings, null, null, Clock.systemUTC());
+    }
+
+    private static IdempotencyStore on(
+            EmbeddedCacheManager manager, ConfigLookup settings, String config, Runnable stop, Clock clock) {
+        String name =
+                settings.get(CACHE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_CACHE);
+        Duration grace = settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
+        String origin = config == null
+                ? "The Infinispan cache manager supplied by the application"
+                : "The Infinispan configuration '" + config + "' (" + CONFIG + ")";
+        Predicate<String> joined = joinedOperations(settings);
+        TransportConfiguration transport =
+                manager.getCacheManagerConfiguration().transport();
+        if (transport.transport() == null) {
+            if (settings.get(TRANSACTION).isPresent() && joined.test("")) {
+                throw new IdempotencyConfigurationException("'" + TRANSACTION + "' is joined, but the Infinispan"
+                        + " store runs on one node's local cache, whose records live and die with the node: the"
+                        + " joined mode is for a cluster ('" + CONFIG + "=" + CLUSTER_CONFIG + "'). Remove the key.");
+            }
+            for (String key : List.of(MAX_ENTRIES, MAX_BYTES)) {
+                if (settings.text(key).isPresent()) {
+                    throw new IdempotencyConfigurationException("'" + key + "' bounds the records of an Infinispan"
+                            + " cluster, but this store runs on one node's local cache ('" + CONFIG + "' has no"
+                            + " <transport>). Remove the key, or run a cluster ('" + CONFIG + "=" + CLUSTER_CONFIG
+                            + "').");
+                }
+            }
+            if (manager.getCacheConfiguration(name) == null) {
+                throw new IdempotencyConfigurationException(origin + " has no cache named '" + name
+                        + "'. Define that cache in the configuration, or set '" + CACHE
+                        + "' to the name of a cache it defines.");
+            }
+            Cache<String, IdempotencyRecord> cache = manager.getCache(name);
+            if (cache.getCacheConfiguration().clustering().cacheMode().isClustered()) {
+                throw new IdempotencyConfigurationException(
+                        origin + " defines cache '" + name + "' as clustered," + " but has no transport.");
+            }
+            return new InfinispanIdempotencyStore(cache, clock, grace, stop, joined);
+        }
+        if (transport.nodeName() == null || transport.raftMembers().isEmpty()) {
+            throw new IdempotencyConfigurationException(origin + " is clustered, but its <transport> sets no"
+                    + " node-name and raft-members. In a cluster the records are a RAFT state machine, whose"
+                    + " members are those names: set node-name to this node's unique name and raft-members to"
+                    + " every node's name (the same list on every node), or use '" + CLUSTER_CONFIG
+                    + "', which derives them from " + BIND_ADDRESS + ", " + BIND_PORT + " and " + INITIAL_HOSTS + ".");
+        }
+        requireRaft(InfinispanStores.class.getClassLoader(), origin);
+        InfinispanClusterStore.Options options = new InfinispanClusterStore.Options(
+                name,
+                transport.nodeName(),
+                List.copyOf(transport.raftMembers()),
+                Path.of(settings.get(STATE_DIR)
+                        .map(String::trim)
+                        .filter(s -> !s.isEmpty())
+                        .orElse(DEFAULT_STATE_DIR)),
+                settings.bool(FSYNC, true),
+                settings.duration(WRITE_TIMEOUT, DEFAULT_WRITE_TIMEOUT),
+                grace,
+                joined,
+                JoinedMode.registryName(settings),
+                settings.longBetween(MAX_ENTRIES, DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE),
+                settings.longBetween(MAX_BYTES, Runtime.getRuntime().maxMemory() / 4, 1, Long.MAX_VALUE));
+        return new InfinispanClusterStore(manager, options, clock, stop);
+    }
+
+    /**
+     * Starts a cache manager: from the XML file {@code config} when given, otherwise a non-clustered
+     * manager with a local cache named {@value #DEFAULT_CACHE}. A clustered configuration without
+     * {@code node-name} and {@code raft-members} gets them derived from the placeholders (see the class
+     * Javadoc), and needs jgroups-raft.
+     *
+     * @param config class-path resource or file path of an Infinispan XML configuration, or {@code null}
+     * @param placeholders values for {@code ${...}} placeholders in the XML
+     * @param loader the class loader for the resource and for Infinispan's own class lookups
+     */
+    public static EmbeddedCacheManager startManager(String config, Properties placeholders, ClassLoader loader) {
+        if (config == null) {
+            GlobalConfigurationBuilder global = new GlobalConfigurationBuilder().nonClusteredDefault();
+            global.classLoader(loader);
+            DefaultCacheManager manager = new DefaultCacheManager(global.build());
+            // A local cache: its conditional writes are atomic under the entry's lock, no
+            // transactions needed.
+            manager.defineConfiguration(DEFAULT_CACHE, new ConfigurationBuilder().build());
+            return manager;
+        }
+        URL url = locate(config, loader);
+        // Parsed for every attempt to start: a holder carries the transport instance it was built with,
+        // which a failed start leaves stopped.
+        Supplier<ConfigurationBuilderHolder> holders = () -> configuration(config, url, placeholders, loader);
+        ConfigurationBuilderHolder holder = holders.get();
+        if (holder.getGlobalConfigurationBuilder().build().transport().transport() == null) {
+            return new DefaultCacheManager(holder, true);
+        }
+        requireRaft(loader, "The Infinispan configuration '" + config + "' (" + CONFIG + ")");
+        registerRaftTypes(loader);
+        return startClustered(holder, holders);
+    }
+
+    /**
+     * Parses the XML configuration, and gives a clustered one without {@code node-name} and {@code
+     * raft-members} those derived from the placeholders (see the class Javadoc).
+     */
+    private static ConfigurationBuilderHolder configuration(
+            String config, URL url, Properties placeholders, ClassLoader loader) {
+        ConfigurationBuilderHolder holder;
+        GlobalConfiguration parsed;
+        try {
+            holder = new ParserRegistry(loader, false, placeholders).parse(url);
+            parsed = holder.getGlobalConfigurationBuilder().build();
+        } catch (IOException | RuntimeException e) {
+            throw new IdempotencyConfigurationException(
+                    "Config key '" + CONFIG + "' names '" + config + "', which is not a valid Infinispan XML"
+                            + " configuration: " + e.getMessage(),
+                    e);
+        }
+        GlobalConfigurationBuilder global = holder.getGlobalConfigurationBuilder();
+        global.classLoader(loader);
+        TransportConfiguration transport = parsed.transport();
+        if (transport.transport() != null
+                && transport.nodeName() == null
+                && transport.raftMembers().isEmpty()) {
+            String address =
+                    placeholders.getProperty(BIND_ADDRESS, DEFAULT_BIND_ADDRESS).trim();
+            String port = placeholders.getProperty(BIND_PORT, DEFAULT_BIND_PORT).trim();
+            String self =
+                    placeholders.getProperty(NODE_NAME, address + ":" + port).trim();
+            List<String> members = members(placeholders.getProperty(INITIAL_HOSTS, DEFAULT_INITIAL_HOSTS));
+            if (!members.contains(self)) {
+                throw new IdempotencyConfigurationException("This node's RAFT id is " + self + " (" + NODE_NAME
+                        + ", by default " + BIND_ADDRESS + ":" + BIND_PORT + "), which is not among the members "
+                        + members + " that " + INITIAL_HOSTS + " names. Each node's records are decided by a RAFT"
+                        + " majority of those members: list every node in " + INITIAL_HOSTS + " as it names itself"
+                        + " (its bind address, or the host name set in " + NODE_NAME + "), the same list on every"
+                        + " node.");
+            }
+            global.transport().nodeName(self).raftMembers(members);
+        }
+        return holder;
+    }
+
+    /**
+     * How long a node keeps trying to join while the cluster still has its previous process in the view
+     * (a process that was killed and restarted before the others' failure detection excluded it).
+     */
+    static final Duration REJOIN_PATIENCE = Duration.ofSeconds(60);
+
+    /**
+     * Starts the manager, and starts it again while its join is refused because the cluster's view still
+     * holds this node's previous process under the same RAFT id (jgroups-raft's NO_DUPES): the others
+     * exclude a dead process within seconds, and a restart must not fail because it was faster.
+     */
+    private static DefaultCacheManager startClustered(
+            ConfigurationBuilderHolder first, Supplier<ConfigurationBuilderHolder> again) {
+        long deadline = System.nanoTime() + REJOIN_PATIENCE.toNanos();
+        ConfigurationBuilderHolder holder = first;
+        for (boolean logged = false; ; holder = again.get()) {
+            try {
+                return new DefaultCacheManager(holder, true);
+            } catch (RuntimeException e) {
+                if (!isDuplicateMember(e) || System.nanoTime() >= deadline) {
+                    throw e;
+                }
+                LOG.log(
+                        logged ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
+                        "The Infinispan cluster still lists this node''s previous process; joining again once it"
+                                + " has been excluded (at most {0} s)",
+                        REJOIN_PATIENCE.toSeconds());
+                logged = true;
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean isDuplicateMember(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SecurityException && String.valueOf(t.getMessage()).contains("duplicate members")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The RAFT members named by an {@code initial-hosts} list: {@code host[port]} becomes {@code host:port}. */
+    static List<String> members(String initialHosts) {
+        List<String> members = new ArrayList<>();
+        for (String part : initialHosts.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            Matcher m = HOST.matcher(part);
+            if (!m.matches()) {
+                throw new IdempotencyConfigurationException("'" + INITIAL_HOSTS + "' is '" + initialHosts
+                        + "': '" + part.trim() + "' is not of the form address[port]; write it like"
+                        + " 10.0.0.1[7800],10.0.0.2[7800],10.0.0.3[7800].");
+            }
+            String member = m.group(1) + ":" + Integer.parseInt(m.group(2));
+            if (!members.contains(member)) {
+                members.add(member);
+            }
+        }
+        if (members.isEmpty()) {
+            throw new IdempotencyConfigurationException(
+                    "'" + INITIAL_HOSTS + "' is empty; list every node of the cluster as address[port].");
+        }
+        return members;
+    }
+
+    /**
+     * Loads jgroups-raft's protocols, whose class initialisers register its message and header types
+     * with JGroups: a node must know them before its channel connects, or the first RAFT message that
+     * reaches it (before its own RAFT stack started) is reported as an unreadable packet.
+     */
+    public static void registerRaftTypes(ClassLoader loader) {
+        for (String protocol : RAFT_PROTOCOLS) {
+            try {
+                Class.forName(protocol, true, loader);
+            } catch (ClassNotFoundException e) {
+                return; // no jgroups-raft: requireRaft says what to do
+            }
+        }
+    }
+
+    private static void requireRaft(ClassLoader loader, String origin) {
+        try {
+            Class.forName(RAFT_PROBE, false, loader);
+        } catch (ClassNotFoundException e) {
+            throw new IdempotencyConfigurationException(origin + " is clustered, but org.jgroups:jgroups-raft is"
+                    + " not on the class path. A cluster decides every claim through RAFT: add"
+                    + " org.jgroups:jgroups-raft 1.1.4.Final to the application (excluding its org.jgroups:jgroups,"
+                    + " which Infinispan brings), or remove '" + CONFIG + "' for a single node's local cache.");
+        }
+    }
+
+    /**
+     * Which operations use the joined mode: {@code TRANSACTION.<operation>}, else {@link #TRANSACTION},
+     * else separate. The default is parsed now (a bad value fails the deployment), an operation's own
+     * key when the operation first asks.
+     */
+    static Predicate<String> joinedOperations(ConfigLookup settings) {
+        boolean byDefault =
+                settings.get(TRANSACTION).map(v -> joined(TRANSACTION, v)).orElse(false);
+        Map<String, Boolean> byOperation = new ConcurrentHashMap<>();
+        return operation -> byOperation.computeIfAbsent(operation, o -> settings.get(TRANSACTION + "." + o)
+                .map(v -> joined(TRANSACTION + "." + o, v))
+                .orElse(byDefault));
+    }
+
+    private static boolean joined(String key, String value) {
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "joined" -> true;
+            case "separate" -> false;
+            default -> throw new IdempotencyConfigurationException(
+                    "Config key '" + key + "' is '" + value + "'; use separate or joined.");
+        };
+    }
+
+    private static URL locate(String config, ClassLoader loader) {
+        URL url = loader.getResource(config.startsWith("/") ? config.substring(1) : config);
+        if (url == null && InfinispanStores.class.getClassLoader() != loader) {
+            url = InfinispanStores.class.getClassLoader().getResource(config);
+        }
+        if (url != null) {
+            return url;
+        }
+        Path file = Path.of(config);
+        if (Files.isReadable(file)) {
+            try {
+                return file.toUri().toURL();
+            } catch (MalformedURLException e) {
+                throw new IdempotencyConfigurationException("Config key '" + CONFIG + "': bad path " + config, e);
+            }
+        }
+        throw new IdempotencyConfigurationException("Config key '" + CONFIG + "' names '" + config
+                + "', which is neither a class-path resource nor a readable file. Use '" + CLUSTER_CONFIG
+                + "' for the shipped clustered configuration, or the path of your own Infinispan XML file.");
+    }
+}

@@ -1,0 +1,28 @@
+package dev.idempotency.internal.stores.jpa;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+
+/** Java SE: connections of a (pooled) data source, each store call in autocommit; no caller transaction. */
+final class DataSourceConnections implements Connections {
+
+    private final DataSource dataSource;
+
+    DataSourceConnections(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    @Override
+    public <T> T separate(Work<T> work) throws SQLException {
+        return Connections.autocommitted(dataSource, work);
+    }
+
+    @Override
+    public <T> T joined(Work<T> work, String operation) {
+        throw new IdempotencyConfigurationException("Operation '" + operation
+                + "' is configured for the joined transaction mode, but this JPA store runs on a plain data source"
+                + " without a transaction manager, so it has no caller's transaction to join. Set '"
+                + JpaStoreSettings.TRANSACTION + "' to separate, or run the store in a Jakarta EE container (JTA).");
+    }
+}

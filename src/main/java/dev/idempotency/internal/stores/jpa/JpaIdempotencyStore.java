@@ -1,0 +1,906 @@
+package dev.idempotency.internal.stores.jpa;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
+import dev.idempotency.spi.RecordStatus;
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * The JPA store: one row per key in the table {@value #TABLE} of the application's database, written
+ * with plain JDBC on the application's (JTA) data source; no JPA provider takes part. Each primitive
+ * is one atomic statement applying {@link RecordLifecycle}'s rules, compare-and-set style: claim is an
+ * INSERT of the IN_PROGRESS row ({@link Dialect#claim()}), or one UPDATE conditional on the old row's
+ * expiry; complete (UPDATE) and release (DELETE) are fenced by key, owner token and IN_PROGRESS; purge
+ * spares IN_PROGRESS rows within {@code claim-grace} of their lease. A live record is read without a
+ * lock. In the {@code separate} mode each statement autocommits on a connection of its own; in {@code
+ * joined} it runs in the caller's transaction (on PostgreSQL the claim under a savepoint, sent as one
+ * statement). Lock waits are bounded ({@link StatementWatchdog}), transient faults of complete and
+ * release retried up to {@code settle-patience}, other failures are {@link
+ * IdempotencyStoreUnavailableException}. The design, per dialect: docs/jpa-store.md.
+ */
+public final class JpaIdempotencyStore implements IdempotencyStore {
+
+    /** The table name. */
+    public static final String TABLE = "idempotency_record";
+
+    private static final System.Logger LOG = System.getLogger(JpaIdempotencyStore.class.getName());
+    private static final int ATTEMPTS = 5;
+    /** How long a claim or a read tries other connections after a lost one; a database that is down fails fast. */
+    private static final long CONNECTION_RETRY_WINDOW_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+    /** The pause between attempts on lost connections after the first {@link #ATTEMPTS}. */
+    private static final long CONNECTION_RETRY_PAUSE_MILLIS = 50;
+
+    private static final int DELETE_CHUNK = 500;
+    private static final String SAVEPOINT = "idempotency_claim";
+    /** SQLStates of lock waits that timed out or were cancelled by the statement timeout. */
+    private static final Set<String> TIMEOUT_STATES = Set.of("57014", "55P03", "HYT00", "70100", "40XL1");
+    /** SQLStates of deadlocks and serialization failures: the statement can simply run again. */
+    private static final Set<String> RETRY_STATES = Set.of("40001", "40P01");
+    /** SQLStates, besides class 08, of a server that cannot serve now but will: see {@link #isTransient}. */
+    private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "53300");
+
+    private final Connections connections;
+    private final Dialect dialect;
+    private final JpaStoreSettings settings;
+    private final Clock clock;
+    private final int timeoutSeconds;
+    /** Bounds lock waits where {@link Dialect#boundsByCancelling}; {@code null} elsewhere. */
+    private final StatementWatchdog watchdog;
+
+    private final String claimSql;
+    /** PostgreSQL's joined claim: the claim between SAVEPOINT and RELEASE SAVEPOINT, one round trip. */
+    private final String savepointedClaimSql;
+
+    private final String readSql;
+    private final String joinedReadSql;
+    private final String takeoverSql;
+    private final String completeSql;
+    private final String releaseSql;
+    private final String renewSql;
+    private final String purgeSelectSql;
+    /** The operation whose records this view serves ({@link #forOperation}); {@code null} for none. */
+    private final String operation;
+
+    JpaIdempotencyStore(Connections connections, Dialect dialect, JpaStoreSettings settings, Clock clock) {
+        this(
+                connections,
+                dialect,
+                settings,
+                clock,
+                null,
+                dialect.boundsByCancelling() ? new StatementWatchdog(settings.lockTimeout()) : null);
+    }
+
+    private JpaIdempotencyStore(
+            Connections connections,
+            Dialect dialect,
+            JpaStoreSettings settings,
+            Clock clock,
+            String operation,
+            StatementWatchdog watchdog) {
+        this.operation = operation;
+        this.watchdog = watchdog;
+        this.connections = connections;
+        this.dialect = dialect;
+        this.settings = settings;
+        this.clock = clock;
+        this.timeoutSeconds = (int)
+                Math.min(Integer.MAX_VALUE, Math.max(1, settings.lockTimeout().toSeconds()));
+        String fence = "idem_key = ? AND " + dialect.exactOwner() + " = ? AND status = ?";
+        this.claimSql = dialect.claim();
+        this.savepointedClaimSql = "SAVEPOINT " + SAVEPOINT + "; " + claimSql + "; RELEASE SAVEPOINT " + SAVEPOINT;
+        this.readSql = dialect.read(false);
+        this.joinedReadSql = dialect.read(true);
+        this.takeoverSql = "UPDATE " + TABLE + " SET status = ?, owner_token = ?, fingerprint = ?, expires_at = ?,"
+                + " outcome = NULL, created_at = ?, updated_at = ? WHERE idem_key = ? AND expires_at <= ?"
+                + databaseNowBound(dialect);
+        this.completeSql =
+                "UPDATE " + TABLE + " SET status = ?, expires_at = ?, outcome = ?, updated_at = ? WHERE " + fence;
+        this.releaseSql = "DELETE FROM " + TABLE + " WHERE " + fence;
+        this.renewSql = "UPDATE " + TABLE + " SET expires_at = CASE WHEN expires_at < ? THEN ? ELSE expires_at END,"
+                + " updated_at = ? WHERE " + fence;
+        this.purgeSelectSql =
+                "SELECT idem_key FROM " + TABLE + " WHERE " + purgeCondition(dialect) + " ORDER BY expires_at";
+    }
+
+    /**
+     * A store for Java SE on a (pooled) data source, {@code separate} mode only: checks the database
+     * and creates the table as in a container (see {@link Schema#prepare}).
+     *
+     * @param dataSource where the table lives
+     * @param settings the {@code idempotency.jpa.*} keys
+     * @param clock the store's clock
+     * @throws IdempotencyConfigurationException the store cannot work with this data source and
+     *     configuration; the message names the key to change
+     */
+    public static JpaIdempotencyStore resourceLocal(DataSource dataSource, JpaStoreSettings settings, Clock clock) {
+        if (settings.defaultMode() == TransactionMode.JOINED) {
+            throw new IdempotencyConfigurationException("Config key '" + JpaStoreSettings.TRANSACTION
+                    + "' is joined, but a JPA store on a plain data source has no caller's transaction to join;"
+                    + " set it to separate, or run the store in a Jakarta EE container (JTA).");
+        }
+        return start(new DataSourceConnections(dataSource), settings, clock, List.of());
+    }
+
+    /**
+     * Checks the database, creates the table if allowed, and proves that a claim works, so that a
+     * store that could only fail is refused at startup.
+     *
+     * @param joinedKeys the config keys that set an operation to the joined mode
+     */
+    static JpaIdempotencyStore start(
+            Connections connections, JpaStoreSettings settings, Clock clock, List<String> joinedKeys) {
+        Dialect dialect = Schema.prepare(connections, settings);
+        if (!dialect.joinable() && !joinedKeys.isEmpty()) {
+            throw new IdempotencyConfigurationException("Config key '" + joinedKeys.get(0)
+                    + "' selects the joined transaction mode, which the JPA idempotency store does not support on this"
+                    + " database (" + dialect.configName() + "): " + notJoinableReason(dialect)
+                    + " Set it to separate.");
+        }
+        JpaIdempotencyStore store = new JpaIdempotencyStore(connections, dialect, settings, clock);
+        store.probe();
+        return store;
+    }
+
+    /** Closes nothing: the data source belongs to its owner. Kept for symmetry with other stores. */
+    public void close() {
+        // The store holds no resources of its own.
+    }
+
+    /** The database dialect in use. */
+    String dialectName() {
+        return dialect.configName();
+    }
+
+    /**
+     * This store bound to one operation: its claims, completions and releases run in that operation's
+     * transaction mode ({@link JpaStoreSettings#mode}). Calls on the store itself belong to no operation
+     * and run in the separate mode.
+     *
+     * @throws IdempotencyConfigurationException the operation's mode key has an invalid value
+     */
+    @Override
+    public IdempotencyStore forOperation(String operation) {
+        settings.mode(operation); // an invalid per-operation key fails now, at deployment
+        return new JpaIdempotencyStore(connections, dialect, settings, clock, operation, watchdog);
+    }
+
+    @Override
+    public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        Instant now = now();
+        IdempotencyRecord claim = normalized(RecordLifecycle.newClaim(key, owner, fingerprint, now, lease));
+        try {
+            if (joined(operation)) {
+                return connections.joined(c -> claimJoined(c, claim, now), operation);
+            }
+            return retrying(() -> connections.separate(c -> claimOn(c, claim, now, false)));
+        } catch (SQLException e) {
+            if (isTimeout(e)) {
+                LOG.log(Level.DEBUG, "key #{0}: lock wait timed out; reporting it in progress", shortHash(key));
+                // The holder's record is unknown: report one that is IN_PROGRESS for the lock timeout,
+                // with the caller's own fingerprint so that it is not mistaken for a mismatch (422).
+                return ClaimResult.existing(new IdempotencyRecord(
+                        key,
+                        RecordStatus.IN_PROGRESS,
+                        "(lock wait timed out)",
+                        fingerprint,
+                        now.plus(settings.lockTimeout()),
+                        null));
+            }
+            throw unavailable("claim", operation, key, e);
+        }
+    }
+
+    /**
+     * The joined claim. On PostgreSQL under a savepoint: there a statement that fails (a lock wait that
+     * timed out) aborts the whole transaction, and the caller's transaction must go on (to poll again,
+     * or to answer 409 and roll back by its own decision).
+     */
+    private ClaimResult claimJoined(Connection c, IdempotencyRecord claim, Instant now) throws SQLException {
+        if (!dialect.joinable()) {
+            throw new IdempotencyConfigurationException("The joined transaction mode of the JPA idempotency store"
+                    + " is not supported on this database (" + dialect.configName() + "): "
+                    + notJoinableReason(dialect) + " Set '" + JpaStoreSettings.TRANSACTION + "' to separate.");
+        }
+        if (dialect != Dialect.POSTGRESQL) {
+            return claimOn(c, claim, now, true);
+        }
+        // One round trip: SAVEPOINT, the claim and RELEASE SAVEPOINT in one statement.
+        Found found = undoneOnFailure(c, () -> insertOrFind(c, savepointedClaimSql, claim, now));
+        if (found.inserted()) {
+            return ClaimResult.claimed(claim);
+        }
+        if (found.existing() != null && RecordLifecycle.isLive(found.existing(), now)) {
+            return ClaimResult.existing(found.existing());
+        }
+        // Rare: the record is not live (a takeover), or it committed after the statement's snapshot.
+        execute(c, "SAVEPOINT " + SAVEPOINT);
+        ClaimResult result = undoneOnFailure(c, () -> claimOn(c, claim, now, true));
+        execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
+        return result;
+    }
+
+    /** Runs statements under the claim's savepoint; if they fail, rolls back to it and rethrows. */
+    private static <T> T undoneOnFailure(Connection c, SqlCall<T> statements) throws SQLException {
+        try {
+            return statements.call();
+        } catch (SQLException | RuntimeException e) {
+            rollBackToSavepoint(c, e);
+            throw e;
+        }
+    }
+
+    /** After a failed statement under the claim's savepoint: undoes it, so the transaction can go on. */
+    private static void rollBackToSavepoint(Connection c, Exception failure) {
+        try {
+            execute(c, "ROLLBACK TO SAVEPOINT " + SAVEPOINT);
+            execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
+        } catch (SQLException suppressed) {
+            failure.addSuppressed(suppressed);
+        }
+    }
+
+    /** The claim on one connection: insert, else read and decide, else take over; see the class description. */
+    private ClaimResult claimOn(Connection c, IdempotencyRecord claim, Instant now, boolean joined)
+            throws SQLException {
+        IdempotencyRecord refused = null;
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            Found found = insertOrFind(c, claimSql, claim, now);
+            if (found.inserted()) {
+                return ClaimResult.claimed(claim);
+            }
+            IdempotencyRecord existing = found.existing() != null ? found.existing() : read(c, claim.key(), joined);
+            if (existing == null) {
+                continue; // released or purged since the INSERT: insert again
+            }
+            if (RecordLifecycle.isOwnedBy(existing, claim.owner())) {
+                // This call's own INSERT, from an attempt whose answer a lost connection swallowed.
+                return ClaimResult.claimed(existing);
+            }
+            if (RecordLifecycle.isLive(existing, now) || sameRecord(existing, refused)) {
+                // Live on this node's clock, or (unchanged since the takeover that the database
+                // refused) live on the database's: this node's clock runs ahead.
+                return ClaimResult.existing(existing);
+            }
+            if (takeOver(c, claim, now)) {
+                return ClaimResult.claimed(claim, existing);
+            }
+            // Another caller took it over, or it was deleted, since the read, or the database's clock
+            // sees it live: decide again.
+            refused = existing;
+        }
+        throw new SQLException("key #" + shortHash(claim.key()) + " changed " + ATTEMPTS
+                + " times between a claim's statements; the table is under unusual churn");
+    }
+
+    private static boolean sameRecord(IdempotencyRecord a, IdempotencyRecord b) {
+        return b != null
+                && a.status() == b.status()
+                && a.owner().equals(b.owner())
+                && a.expiresAt().equals(b.expiresAt());
+    }
+
+    /** What the claim statement found. */
+    private record Found(boolean inserted, IdempotencyRecord existing) {
+        static final Found INSERTED = new Found(true, null);
+        static final Found UNSEEN = new Found(false, null);
+    }
+
+    /**
+     * Runs a claim statement: {@link #claimSql}, or on PostgreSQL {@link #savepointedClaimSql}, whose
+     * one result set is that of the claim between the savepoint's two update counts.
+     */
+    private Found insertOrFind(Connection c, String sql, IdempotencyRecord claim, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            long at = now.toEpochMilli();
+            ps.setString(1, claim.key());
+            ps.setString(2, claim.status().name());
+            ps.setString(3, claim.owner());
+            ps.setString(4, claim.fingerprint());
+            ps.setLong(5, claim.expiresAt().toEpochMilli());
+            ps.setLong(6, at);
+            ps.setLong(7, at);
+            if (dialect.returnsExisting()) {
+                ps.setString(8, claim.key());
+                boolean isResultSet = bounded(ps, ps::execute);
+                for (int skipped = 0; !isResultSet && skipped < 2; skipped++) {
+                    isResultSet = ps.getMoreResults();
+                }
+                if (!isResultSet) {
+                    throw new SQLException("The claim statement returned no result set: " + sql);
+                }
+                try (ResultSet rs = ps.getResultSet()) {
+                    if (!rs.next()) {
+                        // The conflicting row committed while the statement waited for it, after the
+                        // statement's snapshot: a new statement will see it.
+                        return Found.UNSEEN;
+                    }
+                    return rs.getBoolean(1) ? Found.INSERTED : new Found(false, record(rs, 2, claim.key()));
+                }
+            }
+            if (bounded(ps, ps::executeUpdate) == 1) {
+                return Found.INSERTED;
+            }
+        } catch (SQLException e) {
+            if (!dialect.isDuplicateKey(e)) {
+                throw e;
+            }
+        }
+        return Found.UNSEEN;
+    }
+
+    /** The row of a key, or null; see {@link Dialect#read} for the joined read on MariaDB/MySQL. */
+    private IdempotencyRecord read(Connection c, String key, boolean joined) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(joined ? joinedReadSql : readSql)) {
+            ps.setString(1, key);
+            try (ResultSet rs = bounded(ps, ps::executeQuery)) {
+                return rs.next() ? record(rs, 1, key) : null;
+            }
+        }
+    }
+
+    /**
+     * Takes over a row that is not live: the values of {@code claim}, with {@code created_at} restarted,
+     * if the row's expiry is still at or before now.
+     *
+     * @return whether this call changed the row (false: another caller took it over or it is gone)
+     */
+    private boolean takeOver(Connection c, IdempotencyRecord claim, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(takeoverSql)) {
+            long at = now.toEpochMilli();
+            ps.setString(1, claim.status().name());
+            ps.setString(2, claim.owner());
+            ps.setString(3, claim.fingerprint());
+            ps.setLong(4, claim.expiresAt().toEpochMilli());
+            ps.setLong(5, at);
+            ps.setLong(6, at);
+            ps.setString(7, claim.key());
+            ps.setLong(8, at);
+            return bounded(ps, ps::executeUpdate) == 1;
+        }
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> read(String key) {
+        Instant now = now();
+        IdempotencyRecord r;
+        try {
+            r = retrying(() -> connections.separate(c -> read(c, key, false)));
+        } catch (SQLException e) {
+            throw unavailable("read", operation, key, e);
+        }
+        return r != null && RecordLifecycle.isLive(r, now) ? Optional.of(r) : Optional.empty();
+    }
+
+    /**
+     * Completes the owner's claim with one fenced UPDATE. The WHERE clause is exactly {@link
+     * RecordLifecycle#isOwnedBy} in SQL (an IN_PROGRESS claim made by that owner, no time bound) and
+     * the values written are those of {@link RecordLifecycle#complete} applied to that expected claim
+     * (status, expiry and outcome; the owner and the fingerprint it keeps are already in the row).
+     */
+    @Override
+    public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+        Instant now = now();
+        IdempotencyRecord expected = expectedClaim(key, owner);
+        IdempotencyRecord done = RecordLifecycle.complete(expected, outcome, now, ttl);
+        if (!done.owner().equals(expected.owner()) || !done.fingerprint().equals(expected.fingerprint())) {
+            // The UPDATE writes only status, expiry and outcome; a lifecycle that changed more would
+            // need this store to write it too.
+            throw new IllegalStateException("RecordLifecycle.complete changed the owner or the fingerprint of a"
+                    + " claim; the JPA store's fenced UPDATE must be extended to write them");
+        }
+        return settle(
+                "complete",
+                key,
+                c -> {
+                    try (PreparedStatement ps = c.prepareStatement(completeSql)) {
+                        ps.setString(1, done.status().name());
+                        ps.setLong(2, done.expiresAt().toEpochMilli());
+                        ps.setBytes(3, done.outcome());
+                        ps.setLong(4, now.toEpochMilli());
+                        bindFence(ps, 5, expected);
+                        return bounded(ps, ps::executeUpdate) == 1;
+                    }
+                },
+                c -> {
+                    // An earlier attempt's UPDATE committed but its answer was lost: the row is this owner's
+                    // COMPLETED record.
+                    IdempotencyRecord r = read(c, key, false);
+                    return r != null && RecordLifecycle.isCompletedBy(r, owner);
+                });
+    }
+
+    /** Releases the owner's claim with one fenced DELETE ({@link RecordLifecycle#isOwnedBy} in SQL). */
+    @Override
+    public boolean release(String key, String owner) {
+        IdempotencyRecord expected = expectedClaim(key, owner);
+        return settle(
+                "release",
+                key,
+                c -> {
+                    try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                        bindFence(ps, 1, expected);
+                        return bounded(ps, ps::executeUpdate) == 1;
+                    }
+                },
+                null);
+    }
+
+    /**
+     * Extends the owner's claim with one fenced UPDATE ({@link RecordLifecycle#isOwnedBy} in SQL, the
+     * values of {@link RecordLifecycle#renew}: never earlier than the row's expiry). Always in a
+     * transaction of its own, and not retried: the engine renews again a third of a lease later.
+     */
+    @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        Instant now = now();
+        IdempotencyRecord expected = expectedClaim(key, owner);
+        long until = RecordLifecycle.renew(expected, now, lease).expiresAt().toEpochMilli();
+        try {
+            return connections.separate(c -> {
+                try (PreparedStatement ps = c.prepareStatement(renewSql)) {
+                    ps.setLong(1, until);
+                    ps.setLong(2, until);
+                    ps.setLong(3, now.toEpochMilli());
+                    bindFence(ps, 4, expected);
+                    return bounded(ps, ps::executeUpdate) == 1;
+                }
+            });
+        } catch (SQLException e) {
+            throw unavailable("renew", operation, key, e);
+        }
+    }
+
+    /**
+     * Runs a fenced complete or release in the operation's mode. In the separate mode a transient
+     * failure ({@link #isTransient}: a lost connection, a failover, a pool timeout, a lock timeout, a
+     * deadlock) is retried until {@link JpaStoreSettings#settlePatience} has passed: the operation
+     * already ran, and an outcome that is not stored lets a retry run it again once the lease ends.
+     * The fence makes a retry safe: it changes the row only while it is still this owner's claim.
+     *
+     * @param landed after an attempt whose connection failed, the statement may have committed: when a
+     *     retry's fence finds nothing, this decides on a fresh connection whether the earlier attempt
+     *     did the work (null: take the retry's answer)
+     */
+    private boolean settle(
+            String action, String key, Connections.Work<Boolean> statement, Connections.Work<Boolean> landed) {
+        try {
+            if (joined(operation)) {
+                return connections.joined(statement, operation);
+            }
+            long deadline = System.nanoTime() + settings.settlePatience().toNanos();
+            long pauseMillis = 50;
+            boolean mayHaveLanded = false;
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    boolean done = connections.separate(statement);
+                    if (!done && mayHaveLanded && landed != null) {
+                        return connections.separate(landed);
+                    }
+                    return done;
+                } catch (SQLException e) {
+                    boolean lock = isTimeout(e) || isRetryable(e);
+                    if (!(lock || isTransient(e)) || System.nanoTime() - deadline >= 0) {
+                        throw e;
+                    }
+                    LOG.log(
+                            Level.DEBUG,
+                            "key #{0}: {1} attempt {2} failed ({3}); retrying",
+                            shortHash(key),
+                            action,
+                            attempt,
+                            e.toString());
+                    if (!lock) {
+                        // A lock wait has already waited; a lost connection is retried after a pause
+                        // that grows, so that a failover is not met by a storm of reconnects.
+                        mayHaveLanded = true;
+                        pause(Math.min(pauseMillis, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)), e);
+                        pauseMillis = Math.min(1000, pauseMillis * 2);
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw unavailable(action, operation, key, e);
+        }
+    }
+
+    private static void pause(long millis, SQLException failure) throws SQLException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw failure;
+        }
+    }
+
+    /**
+     * The claim that {@code owner} must hold for complete and release to act. Only its key, owner and
+     * status take part in the fence (they are what {@link RecordLifecycle#isOwnedBy} checks).
+     */
+    private static IdempotencyRecord expectedClaim(String key, String owner) {
+        IdempotencyRecord expected =
+                new IdempotencyRecord(key, RecordStatus.IN_PROGRESS, owner, "(not read)", Instant.EPOCH, null);
+        if (!RecordLifecycle.isOwnedBy(expected, owner)) {
+            throw new IllegalStateException("RecordLifecycle.isOwnedBy no longer accepts an IN_PROGRESS claim by"
+                    + " its own owner; the JPA store's fenced statements must follow its new rule");
+        }
+        return expected;
+    }
+
+    private void bindFence(PreparedStatement ps, int first, IdempotencyRecord expected) throws SQLException {
+        ps.setString(first, expected.key());
+        ps.setString(first + 1, dialect.ownerParameter(expected.owner()));
+        ps.setString(first + 2, expected.status().name());
+    }
+
+    /**
+     * Deletes the COMPLETED row made by {@code owner}'s claim with one fenced DELETE ({@code WHERE
+     * idem_key = ? AND owner = ? AND status = 'COMPLETED'}, the SQL form of {@link
+     * RecordLifecycle#isCompletedBy}). Always in a transaction of its own: it is an operator's repair,
+     * never part of a business transaction.
+     */
+    @Override
+    public boolean deleteCompleted(String key, String owner) {
+        IdempotencyRecord expected =
+                new IdempotencyRecord(key, RecordStatus.COMPLETED, owner, "(not read)", Instant.EPOCH, new byte[0]);
+        if (!RecordLifecycle.isCompletedBy(expected, owner)) {
+            throw new IllegalStateException("RecordLifecycle.isCompletedBy no longer accepts a COMPLETED record by"
+                    + " its own owner; the JPA store's fenced DELETE must follow its new rule");
+        }
+        try {
+            return connections.separate(c -> {
+                try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                    bindFence(ps, 1, expected);
+                    return bounded(ps, ps::executeUpdate) == 1;
+                }
+            });
+        } catch (SQLException e) {
+            throw unavailable("delete", null, key, e);
+        }
+    }
+
+    /**
+     * Deletes up to {@code max} rows that are not live, oldest expiry first: COMPLETED rows whose
+     * retention ended, and IN_PROGRESS rows whose lease ended more than {@code
+     * idempotency.jpa.claim-grace} ago. A SELECT of the keys (served by the index on {@code
+     * expires_at}), then DELETEs of those keys that repeat the condition, so a row taken over in
+     * between is live again and stays.
+     */
+    @Override
+    public int purgeExpired(int max) {
+        long now = now().toEpochMilli();
+        long graceEnd = now - settings.claimGrace().toMillis();
+        try {
+            return connections.separate(c -> {
+                List<String> keys = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement(purgeSelectSql)) {
+                    bindPurge(ps, 1, now, graceEnd);
+                    ps.setMaxRows(max);
+                    try (ResultSet rs = bounded(ps, ps::executeQuery)) {
+                        while (rs.next() && keys.size() < max) {
+                            keys.add(rs.getString(1));
+                        }
+                    }
+                }
+                int deleted = 0;
+                for (int from = 0; from < keys.size(); from += DELETE_CHUNK) {
+                    List<String> chunk = keys.subList(from, Math.min(keys.size(), from + DELETE_CHUNK));
+                    String sql = "DELETE FROM " + TABLE + " WHERE idem_key IN ("
+                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ") AND "
+                            + purgeCondition(dialect);
+                    try (PreparedStatement ps = c.prepareStatement(sql)) {
+                        int i = 1;
+                        for (String k : chunk) {
+                            ps.setString(i++, k);
+                        }
+                        bindPurge(ps, i, now, graceEnd);
+                        deleted += bounded(ps, ps::executeUpdate);
+                    }
+                }
+                return deleted;
+            });
+        } catch (SQLException e) {
+            throw unavailable("purge expired records", null, null, e);
+        }
+    }
+
+    /**
+     * Not live, and not an IN_PROGRESS claim within its grace, on the node's clock and on the
+     * database's ({@link #databaseNowBound}): parameters now, IN_PROGRESS, grace end, and where the
+     * database has a clock, the grace in milliseconds.
+     */
+    private static String purgeCondition(Dialect dialect) {
+        String graceEnd = dialect.nowMillis() == null ? "" : " AND expires_at <= " + dialect.nowMillis() + " - ?";
+        return "expires_at <= ?" + databaseNowBound(dialect) + " AND (status <> ? OR (expires_at <= ?" + graceEnd
+                + "))";
+    }
+
+    /**
+     * The database clock's half of an expiry decision: a record is purged or taken over only once its
+     * expiry has passed on the node's clock (the parameter beside this condition) <b>and</b> on the
+     * database's. So a node whose clock runs ahead can neither purge nor take over another node's
+     * record early, and a node never acts on a record that its own clock still sees live (it reports
+     * such a record as it is). Empty where the dialect has no database clock ({@link Dialect#nowMillis}).
+     */
+    private static String databaseNowBound(Dialect dialect) {
+        return dialect.nowMillis() == null ? "" : " AND expires_at <= " + dialect.nowMillis();
+    }
+
+    private void bindPurge(PreparedStatement ps, int first, long now, long graceEnd) throws SQLException {
+        ps.setLong(first, now);
+        ps.setString(first + 1, RecordStatus.IN_PROGRESS.name());
+        ps.setLong(first + 2, graceEnd);
+        if (dialect.nowMillis() != null) {
+            ps.setLong(first + 3, settings.claimGrace().toMillis());
+        }
+    }
+
+    @Override
+    public boolean joinsCallerTransaction(String operation) {
+        return settings.mode(operation) == TransactionMode.JOINED;
+    }
+
+    private boolean joined(String operation) {
+        return settings.mode(operation) == TransactionMode.JOINED;
+    }
+
+    /**
+     * Claims and releases a random key once, at startup: proves that the statements of this dialect
+     * work on this table with this user.
+     */
+    private void probe() {
+        // 64 hex digits, the shape of a real namespaced key.
+        String key = (java.util.UUID.randomUUID().toString() + java.util.UUID.randomUUID()).replace("-", "");
+        try {
+            connections.separate(c -> {
+                IdempotencyRecord claim =
+                        normalized(RecordLifecycle.newClaim(key, "startup-probe", "-", now(), Duration.ofMinutes(1)));
+                ClaimResult r = claimOn(c, claim, now(), false);
+                if (!r.claimed()) {
+                    throw new SQLException("the probe's fresh key was not claimable");
+                }
+                try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                    bindFence(ps, 1, expectedClaim(key, "startup-probe"));
+                    if (bounded(ps, ps::executeUpdate) != 1) {
+                        throw new SQLException("the probe's claim could not be released");
+                    }
+                }
+                return null;
+            });
+        } catch (SQLException | RuntimeException e) {
+            throw new IdempotencyConfigurationException(
+                    "The JPA idempotency store cannot claim and release a key"
+                            + " in its table " + TABLE + " (database " + dialect.configName() + "): " + e
+                            + ". Check that the data source's user may SELECT, INSERT, UPDATE and DELETE rows of "
+                            + TABLE
+                            + " and that the table has the shipped columns (" + dialect.ddlResource() + "), and check '"
+                            + JpaStoreSettings.DIALECT + "'.",
+                    e);
+        }
+    }
+
+    /**
+     * Runs a call again after a deadlock or a serialization failure, and after a lost connection: the
+     * pool may still hold connections that a database blip broke, each of which fails once and is then
+     * evicted ({@link Connections#evictingBroken}), so the next attempt takes another. A claim is safe to
+     * repeat: an INSERT that landed before its answer was lost is found as this owner's own claim.
+     */
+    private static <T> T retrying(SqlCall<T> call) throws SQLException {
+        long started = System.nanoTime();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.call();
+            } catch (SQLException e) {
+                boolean lost =
+                        Connections.isConnectionLoss(e) && System.nanoTime() - started < CONNECTION_RETRY_WINDOW_NANOS;
+                if (lost && !(e instanceof Connections.Unobtainable)) {
+                    // A pooled connection that turned out dead, now evicted: take the next. Bounded by time,
+                    // not by attempts, since a pool may hold more dead connections than that.
+                    if (attempt >= ATTEMPTS) {
+                        pause(CONNECTION_RETRY_PAUSE_MILLIS, e);
+                    }
+                    continue;
+                }
+                if (attempt >= ATTEMPTS || !(isRetryable(e) || lost)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlCall<T> {
+        T call() throws SQLException;
+    }
+
+    /**
+     * Bounds the statement's lock waits by the lock timeout: by the {@link #watchdog} where the dialect
+     * {@linkplain Dialect#boundsByCancelling cancels}, else by a query timeout where that has no side
+     * effect. End the returned watch once the statement has executed.
+     */
+    private StatementWatchdog.Watch bound(Statement ps) throws SQLException {
+        if (watchdog != null) {
+            return watchdog.watch(ps);
+        }
+        if (dialect.boundsWithQueryTimeout()) {
+            ps.setQueryTimeout(timeoutSeconds);
+        }
+        return StatementWatchdog.NONE;
+    }
+
+    /**
+     * Runs one execution of {@code ps} ({@code ps::executeUpdate}, {@code ps::executeQuery}, {@code
+     * ps::execute}) with its lock waits bounded. The watch ends when the execution returns: the
+     * PostgreSQL driver (the one the watchdog serves) has then read every row, as no fetch size is set.
+     */
+    private <T> T bounded(Statement ps, SqlCall<T> execution) throws SQLException {
+        StatementWatchdog.Watch watch = bound(ps);
+        try {
+            return execution.call();
+        } finally {
+            watch.end();
+        }
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private IdempotencyRecord record(ResultSet rs, int first, String key) throws SQLException {
+        return new IdempotencyRecord(
+                key,
+                RecordStatus.valueOf(rs.getString(first).trim()),
+                rs.getString(first + 1),
+                rs.getString(first + 2),
+                Instant.ofEpochMilli(rs.getLong(first + 3)),
+                outcome(rs, first + 4),
+                Instant.ofEpochMilli(rs.getLong(first + 5)));
+    }
+
+    /** The outcome column's bytes; Derby reads a BLOB only as a {@link java.sql.Blob}. */
+    private byte[] outcome(ResultSet rs, int column) throws SQLException {
+        if (dialect != Dialect.DERBY) {
+            return rs.getBytes(column);
+        }
+        java.sql.Blob blob = rs.getBlob(column);
+        if (blob == null) {
+            return null;
+        }
+        try {
+            return blob.getBytes(1, (int) blob.length());
+        } finally {
+            blob.free();
+        }
+    }
+
+    private IdempotencyStoreUnavailableException unavailable(
+            String action, String operation, String key, SQLException e) {
+        String hash = key == null ? null : shortHash(key);
+        return new IdempotencyStoreUnavailableException(
+                operation,
+                hash,
+                "The JPA idempotency store could not " + action + (hash == null ? "" : " key #" + hash)
+                        + " because the database failed: " + e + ". Retry later; if it persists, check the data"
+                        + " source and the database.",
+                e);
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    private static IdempotencyRecord normalized(IdempotencyRecord r) {
+        // What the row holds: milliseconds.
+        return new IdempotencyRecord(
+                r.key(),
+                r.status(),
+                r.owner(),
+                r.fingerprint(),
+                r.expiresAt().truncatedTo(ChronoUnit.MILLIS),
+                r.outcome(),
+                r.createdAt() == null ? null : r.createdAt().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    private static String notJoinableReason(Dialect dialect) {
+        return dialect == Dialect.DERBY
+                ? "Derby rolls a whole transaction back when a lock wait times out, and a joined duplicate waits on"
+                        + " the first caller's uncommitted row."
+                : "the store knows no claim statement for it that leaves the caller's transaction usable after a"
+                        + " failure.";
+    }
+
+    static boolean isTimeout(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTimeoutException) {
+                return true;
+            }
+            if (t instanceof SQLException s) {
+                if (s.getSQLState() != null && TIMEOUT_STATES.contains(s.getSQLState())) {
+                    return true;
+                }
+                // MariaDB/MySQL: 1205 lock wait timeout, 1969/3024 statement time limit.
+                int code = s.getErrorCode();
+                if (code == 1205 || code == 1969 || code == 3024) {
+                    return true;
+                }
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a failure is one a retry on a new connection can overcome: a connection that was lost or
+     * could not be had (SQLState class 08, a pool timeout, a closed connection), a server that is
+     * shutting down, starting or out of connections (PostgreSQL 57P01-57P03, 53300; MariaDB/MySQL
+     * 1040, 1053, 2006, 2013).
+     */
+    static boolean isTransient(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLRecoverableException
+                    || t instanceof java.sql.SQLNonTransientConnectionException) {
+                return true;
+            }
+            if (t instanceof SQLException s) {
+                String state = s.getSQLState();
+                if (state != null && (state.startsWith("08") || TRANSIENT_STATES.contains(state))) {
+                    return true;
+                }
+                int code = s.getErrorCode();
+                if (code == 1040 || code == 1053 || code == 2006 || code == 2013) {
+                    return true;
+                }
+            }
+            if (t instanceof java.io.IOException) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    static boolean isRetryable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s
+                    && ((s.getSQLState() != null && RETRY_STATES.contains(s.getSQLState()))
+                            || s.getErrorCode() == 1213)) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private static String shortHash(String key) {
+        return key.length() > 12 ? key.substring(0, 12) : key;
+    }
+}

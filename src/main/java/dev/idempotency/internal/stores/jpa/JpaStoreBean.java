@@ -1,0 +1,284 @@
+package dev.idempotency.internal.stores.jpa;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.internal.stores.ForwardingStore;
+import dev.idempotency.internal.stores.JoinedMode;
+import dev.idempotency.internal.stores.OptionalStores;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.ConfigLookup;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The JPA store as the CDI bean that {@code idempotency.store=jpa} selects. It builds nothing until it
+ * is selected: in an application on another store it stays an empty shell, so the library's jar never
+ * needs a data source or a table. When selected it starts with the application, on the JTA data source
+ * named by {@code idempotency.jpa.datasource} ({@code java:comp/DefaultDataSource} by default), and
+ * checks there everything a call needs (data source, table, dialect, joined mode), so that a
+ * configuration with which every call would fail fails the deployment instead.
+ */
+@ApplicationScoped
+@Named(JpaStoreBean.NAME)
+public class JpaStoreBean implements IdempotencyStore {
+
+    /** The store's name, the value of {@code idempotency.store} that selects it. */
+    public static final String NAME = "jpa";
+
+    private static final System.Logger LOG = System.getLogger(JpaStoreBean.class.getName());
+
+    private final JtaTransactionRunner runner;
+    private volatile JpaIdempotencyStore store;
+    private volatile JpaStoreSettings storeSettings;
+
+    /** For the container's proxy. */
+    protected JpaStoreBean() {
+        this.runner = null;
+    }
+
+    /** @param runner starts the store's own transactions */
+    @Inject
+    public JpaStoreBean(JtaTransactionRunner runner) {
+        this.runner = runner;
+    }
+
+    /** Builds the store at startup when it is the selected one, so that misconfiguration fails the deployment. */
+    void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
+        if (!OptionalStores.selected(NAME)) {
+            return;
+        }
+        try {
+            store();
+        } catch (DataSourceNotFound e) {
+            if (isServletContext(event)) {
+                throw e;
+            }
+            // Too early to tell: Payara starts the application scope of a WAR without EJBs before it binds
+            // the data sources of its web.xml. When the web module starts, jaxrs.DeploymentCheck starts the
+            // store again, and a data source still missing then fails the deployment.
+            LOG.log(Level.DEBUG, "data source not bound yet, checked again when the web module starts: {0}", e);
+        }
+    }
+
+    private static boolean isServletContext(Object event) {
+        try {
+            return event instanceof jakarta.servlet.ServletContext;
+        } catch (LinkageError noServlets) {
+            return false;
+        }
+    }
+
+    /** The configured data source cannot be looked up. */
+    private static final class DataSourceNotFound extends IdempotencyConfigurationException {
+        private static final long serialVersionUID = 1L;
+
+        DataSourceNotFound(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    @Override
+    public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        return store().claim(key, owner, fingerprint, lease);
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> read(String key) {
+        return store().read(key);
+    }
+
+    @Override
+    public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+        return store().complete(key, owner, outcome, ttl);
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        return store().release(key, owner);
+    }
+
+    @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        return store().renew(key, owner, lease);
+    }
+
+    @Override
+    public boolean deleteCompleted(String key, String owner) {
+        return store().deleteCompleted(key, owner);
+    }
+
+    @Override
+    public int purgeExpired(int max) {
+        return store().purgeExpired(max);
+    }
+
+    /**
+     * The store of one operation. Answers without the data source (Payara binds a web module's data
+     * sources after the application scope starts, and operations are planned then): the operation's
+     * mode key is checked now, and the store is bound to the operation on the first call.
+     */
+    @Override
+    public IdempotencyStore forOperation(String operation) {
+        storeSettings().mode(operation); // an invalid per-operation key fails now, at deployment
+        return new OperationStore(operation);
+    }
+
+    /**
+     * Refuses a per-operation mode key ({@code idempotency.jpa.transaction.<operation>}) that names no
+     * guarded operation, and logs which operations run in a mode other than the default.
+     */
+    @Override
+    public void checkOperations(Set<String> operations) {
+        JpaStoreSettings settings = storeSettings();
+        Set<String> other = new TreeSet<>();
+        for (String operation : JoinedMode.checkOperationKeys(
+                JpaStoreSettings.TRANSACTION,
+                operations,
+                ConfigProvider.getConfig().getPropertyNames())) {
+            if (settings.mode(operation) != settings.defaultMode()) {
+                other.add(operation + "=" + settings.mode(operation).name().toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        if (!other.isEmpty()) {
+            LOG.log(
+                    Level.INFO,
+                    "JPA idempotency store: default transaction mode {0}; operations in another mode: {1}",
+                    settings.defaultMode().name().toLowerCase(java.util.Locale.ROOT),
+                    other);
+        }
+    }
+
+    /** Starts the store if it has not started: a configuration it cannot work with throws here. */
+    @Override
+    public boolean joinsCallerTransaction(String operation) {
+        return store().joinsCallerTransaction(operation);
+    }
+
+    private JpaStoreSettings storeSettings() {
+        JpaStoreSettings s = storeSettings;
+        if (s == null) {
+            s = new JpaStoreSettings(settings());
+            storeSettings = s;
+        }
+        return s;
+    }
+
+    /** {@link #forOperation}: the operation's view of the store, taken on its first call. */
+    private final class OperationStore extends ForwardingStore {
+
+        private final String operation;
+        private volatile IdempotencyStore bound;
+
+        OperationStore(String operation) {
+            this.operation = operation;
+        }
+
+        @Override
+        protected IdempotencyStore delegate() {
+            IdempotencyStore b = bound;
+            if (b == null) {
+                b = store().forOperation(operation);
+                bound = b;
+            }
+            return b;
+        }
+
+        @Override
+        public IdempotencyStore forOperation(String other) {
+            return JpaStoreBean.this.forOperation(other);
+        }
+
+        @Override
+        public void checkOperations(Set<String> operations) {
+            JpaStoreBean.this.checkOperations(operations);
+        }
+
+        /** From the settings alone, so that planning an operation does not need the data source. */
+        @Override
+        public boolean joinsCallerTransaction(String other) {
+            return storeSettings().mode(other) == TransactionMode.JOINED;
+        }
+    }
+
+    private JpaIdempotencyStore store() {
+        JpaIdempotencyStore s = store;
+        if (s == null) {
+            synchronized (this) {
+                s = store;
+                if (s == null) {
+                    s = build();
+                    store = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    private JpaIdempotencyStore build() {
+        Config config = ConfigProvider.getConfig();
+        JpaStoreSettings settings = new JpaStoreSettings(key -> config.getOptionalValue(key, String.class));
+        String name = settings.datasource();
+        DataSource dataSource;
+        try {
+            dataSource = (DataSource) new InitialContext().lookup(name);
+        } catch (NamingException | ClassCastException e) {
+            throw new DataSourceNotFound(
+                    "The JPA idempotency store cannot find the data source '" + name + "' (config key '"
+                            + JpaStoreSettings.DATASOURCE + "'): " + e
+                            + ". Name a JTA data source the application can look up, e.g. java:app/jdbc/orders.",
+                    e);
+        }
+        JpaIdempotencyStore s = JpaIdempotencyStore.start(
+                new JtaConnections(
+                        dataSource, runner, JoinedMode.registryName(key -> config.getOptionalValue(key, String.class))),
+                settings,
+                Clock.systemUTC(),
+                joinedKeys(config, settings));
+        LOG.log(
+                Level.INFO,
+                "JPA idempotency store on {0} ({1}), default transaction mode {2}",
+                name,
+                s.dialectName(),
+                settings.defaultMode());
+        return s;
+    }
+
+    /** The config keys that set the joined mode: the default, and every per-operation key. */
+    private static List<String> joinedKeys(Config config, JpaStoreSettings settings) {
+        List<String> keys = new ArrayList<>();
+        if (settings.defaultMode() == TransactionMode.JOINED) {
+            keys.add(JpaStoreSettings.TRANSACTION);
+        }
+        for (String key : config.getPropertyNames()) {
+            if (key.startsWith(JpaStoreSettings.TRANSACTION + ".")
+                    && config.getOptionalValue(key, String.class)
+                            .map(v -> TransactionMode.parse(key, v) == TransactionMode.JOINED)
+                            .orElse(false)) {
+                keys.add(key);
+            }
+        }
+        return keys;
+    }
+
+    private static ConfigLookup settings() {
+        Config config = ConfigProvider.getConfig();
+        return key -> config.getOptionalValue(key, String.class);
+    }
+}

@@ -1,0 +1,101 @@
+package dev.idempotency.internal.stores.jpa;
+
+import dev.idempotency.internal.stores.JoinedMode;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+
+/**
+ * A JTA container's data source. In the {@code separate} mode the caller's transaction, if any, is suspended
+ * ({@link JtaTransactionRunner}, {@code @Transactional(NOT_SUPPORTED)}) and no other is begun, so the
+ * connection is not enlisted and every statement autocommits: one round trip, no BEGIN and no COMMIT
+ * of its own. In the {@code joined} mode the connection is taken inside the caller's transaction, so
+ * the container enlists it there (the same connection as the application's JPA and JDBC work on that
+ * data source in that transaction).
+ */
+final class JtaConnections implements Connections {
+
+    private final DataSource dataSource;
+    private final JtaTransactionRunner runner;
+    private final String registryName;
+    private volatile TransactionSynchronizationRegistry registry;
+    private volatile boolean registryMissing;
+
+    JtaConnections(DataSource dataSource, JtaTransactionRunner runner, String registryName) {
+        this.dataSource = dataSource;
+        this.runner = runner;
+        this.registryName = registryName;
+    }
+
+    @Override
+    public <T> T separate(Work<T> work) throws SQLException {
+        if (noTransaction()) {
+            // Nothing to suspend: the same as through the runner, without its interceptor (one call
+            // less, and no INFO line per call from GlassFish 7's NOT_SUPPORTED interceptor).
+            return Connections.autocommitted(dataSource, work);
+        }
+        try {
+            return runner.outsideTransaction(() -> {
+                try {
+                    return Connections.autocommitted(dataSource, work);
+                } catch (SQLException e) {
+                    throw new Carrier(e);
+                }
+            });
+        } catch (Carrier c) {
+            throw c.sql;
+        }
+    }
+
+    @Override
+    public <T> T joined(Work<T> work, String operation) throws SQLException {
+        int status = registry().getTransactionStatus();
+        if (status != Status.STATUS_ACTIVE) {
+            throw JoinedMode.noTransaction(
+                    operation, JpaStoreSettings.TRANSACTION, "its idempotency record is written", status);
+        }
+        try (Connection c = dataSource.getConnection()) {
+            return Connections.evictingBroken(c, work);
+        }
+    }
+
+    /** Whether this thread has no JTA transaction; false when that cannot be told (no registry). */
+    private boolean noTransaction() {
+        if (registryMissing) {
+            return false;
+        }
+        try {
+            return registry().getTransactionStatus() == Status.STATUS_NO_TRANSACTION;
+        } catch (RuntimeException e) {
+            registryMissing = true; // the runner suspends whatever there is; the joined mode reports it
+            return false;
+        }
+    }
+
+    private TransactionSynchronizationRegistry registry() {
+        TransactionSynchronizationRegistry r = registry;
+        if (r == null) {
+            try {
+                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(registryName);
+            } catch (NamingException | ClassCastException e) {
+                throw JoinedMode.noRegistry("The JPA store", JpaStoreSettings.TRANSACTION, registryName, e);
+            }
+            registry = r;
+        }
+        return r;
+    }
+
+    /** Carries a checked SQLException through the runner's Supplier. */
+    private static final class Carrier extends RuntimeException {
+        final SQLException sql;
+
+        Carrier(SQLException sql) {
+            super(null, sql, false, false);
+            this.sql = sql;
+        }
+    }
+}

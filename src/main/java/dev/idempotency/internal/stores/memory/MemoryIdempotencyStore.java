@@ -1,0 +1,369 @@
+package dev.idempotency.internal.stores.memory;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.internal.stores.ForwardingStore;
+import dev.idempotency.internal.stores.Throttle;
+import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.IdempotencyRecord;
+import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.RecordLifecycle;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A store in this JVM's memory: a {@link ConcurrentHashMap} whose per-key {@code compute} makes every
+ * primitive atomic. Records do not survive a restart and are not shared between nodes: use it for a
+ * single node, for development and for tests. Expired records are deleted by the scheduled purge.
+ *
+ * <p>Bounded by {@link MemoryStoreLimits}: a claim that would create a record beyond the limits first
+ * deletes the records that are no longer live; if that frees no room, the claim fails with {@link
+ * IdempotencyStoreUnavailableException} (503 over HTTP) and the operation does not run. Nothing live is
+ * ever evicted: not an IN_PROGRESS claim, not a COMPLETED outcome within its ttl. Completing a claim is
+ * never refused (the operation already ran), so stored outcomes can take the byte count past its
+ * limit until records expire. Claims of keys that have a record (replays, takeovers) always work.
+ *
+ * <p>Claims through an operation's view ({@link #forOperation}, what the guard uses) are bounded by that
+ * operation's share of the limits too ({@link MemoryStoreLimits#operationShare}), so that a flood of new
+ * keys on one operation gets 503 on that operation only.
+ */
+public final class MemoryIdempotencyStore implements IdempotencyStore {
+
+    /**
+     * Heap bytes a record takes besides its outcome, as measured with {@code bench/memory.sh}
+     * (docs/performance.md): the map entry, the record, its key, owner and fingerprint strings.
+     */
+    static final long RECORD_OVERHEAD_BYTES = 400;
+
+    private static final System.Logger LOG = System.getLogger(MemoryIdempotencyStore.class.getName());
+
+    /** A record and the usage it is counted in. */
+    private record Held(IdempotencyRecord record, Usage usage) {}
+
+    /** What the records of one operation hold; {@code limited} false for calls outside any operation. */
+    private static final class Usage {
+        final String operation;
+        final boolean limited;
+        final AtomicLong entries = new AtomicLong();
+        final AtomicLong bytes = new AtomicLong();
+
+        Usage(String operation, boolean limited) {
+            this.operation = operation;
+            this.limited = limited;
+        }
+    }
+
+    private final ConcurrentHashMap<String, Held> records = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Usage> usages = new ConcurrentHashMap<>();
+    private final Usage unbound = new Usage(null, false);
+    private final Clock clock;
+    private final MemoryStoreLimits limits;
+    private final AtomicLong held = new AtomicLong();
+    private final AtomicLong bytes = new AtomicLong();
+    private final ReentrantLock sweeping = new ReentrantLock();
+    private final AtomicLong refusedSinceWarning = new AtomicLong();
+    private final Throttle fullWarning = new Throttle(Duration.ofMinutes(1));
+
+    /** A store on the system clock with the default limits. */
+    public MemoryIdempotencyStore() {
+        this(Clock.systemUTC());
+    }
+
+    /** @param clock the store's clock: every lease and expiry is measured against it */
+    public MemoryIdempotencyStore(Clock clock) {
+        this(clock, MemoryStoreLimits.DEFAULT);
+    }
+
+    /**
+     * @param clock the store's clock: every lease and expiry is measured against it
+     * @param limits how many records and bytes the store holds at most
+     */
+    public MemoryIdempotencyStore(Clock clock, MemoryStoreLimits limits) {
+        this.clock = clock;
+        this.limits = limits;
+    }
+
+    @Override
+    public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        return claim(unbound, key, owner, fingerprint, lease);
+    }
+
+    /**
+     * This store for one operation: its claims are counted in, and bounded by, the operation's share
+     * of the limits; everything else is the store's.
+     */
+    @Override
+    public IdempotencyStore forOperation(String operation) {
+        Usage usage = usages.computeIfAbsent(operation, o -> new Usage(o, limits.operationShare() < 1));
+        return new OperationStore(usage);
+    }
+
+    private ClaimResult claim(Usage usage, String key, String owner, String fingerprint, Duration lease) {
+        Instant now = clock.instant();
+        Held seen = records.get(key);
+        if (seen != null && !RecordLifecycle.isClaimable(seen.record(), now)) {
+            // A live record changes only by expiring or through its owner: report it as read, without
+            // taking the entry's lock (a replay, or a repeat while the first call runs).
+            return ClaimResult.existing(seen.record());
+        }
+        IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
+        IdempotencyRecord[] replaced = {null};
+        IdempotencyRecord stored = tryClaim(usage, key, claim, now, replaced);
+        if (stored == null) {
+            // Full: make room by deleting what is no longer live, then try once more.
+            sweep();
+            stored = tryClaim(usage, key, claim, clock.instant(), replaced);
+            if (stored == null) {
+                throw full(usage);
+            }
+        }
+        return stored == claim ? ClaimResult.claimed(claim, replaced[0]) : ClaimResult.existing(stored);
+    }
+
+    /**
+     * The claim or the live record in its way; {@code null} when a new record does not fit.
+     *
+     * @param replaced receives the record that the claim replaced, if any (for takeover metrics)
+     */
+    private IdempotencyRecord tryClaim(
+            Usage usage, String key, IdempotencyRecord claim, Instant now, IdempotencyRecord[] replaced) {
+        Held result = records.compute(key, (k, existing) -> {
+            if (existing != null && !RecordLifecycle.isClaimable(existing.record(), now)) {
+                return existing;
+            }
+            if (existing != null) {
+                // A takeover replaces a record that is no longer live: no new entry.
+                replaced[0] = existing.record();
+                forget(existing);
+                count(usage, 1, size(claim));
+                return new Held(claim, usage);
+            }
+            replaced[0] = null;
+            return reserve(usage, size(claim)) ? new Held(claim, usage) : null;
+        });
+        return result == null ? null : result.record();
+    }
+
+    private boolean reserve(Usage usage, long size) {
+        if (held.incrementAndGet() > limits.maxEntries()) {
+            held.decrementAndGet();
+            return false;
+        }
+        if (bytes.addAndGet(size) > limits.maxBytes()) {
+            bytes.addAndGet(-size);
+            held.decrementAndGet();
+            return false;
+        }
+        if (usage.limited) {
+            if (usage.entries.incrementAndGet() > limits.operationEntries()) {
+                usage.entries.decrementAndGet();
+                bytes.addAndGet(-size);
+                held.decrementAndGet();
+                return false;
+            }
+            if (usage.bytes.addAndGet(size) > limits.operationBytes()) {
+                usage.bytes.addAndGet(-size);
+                usage.entries.decrementAndGet();
+                bytes.addAndGet(-size);
+                held.decrementAndGet();
+                return false;
+            }
+        } else {
+            usage.entries.incrementAndGet();
+            usage.bytes.addAndGet(size);
+        }
+        return true;
+    }
+
+    /** Counts a record in the store's and its usage's totals (negative amounts uncount). */
+    private void count(Usage usage, long entries, long size) {
+        held.addAndGet(entries);
+        bytes.addAndGet(size);
+        usage.entries.addAndGet(entries);
+        usage.bytes.addAndGet(size);
+    }
+
+    private void sweep() {
+        if (sweeping.tryLock()) {
+            try {
+                purgeExpired(Integer.MAX_VALUE);
+            } finally {
+                sweeping.unlock();
+            }
+        } else {
+            // Another claim is sweeping: wait for it rather than scan the map twice.
+            sweeping.lock();
+            sweeping.unlock();
+        }
+    }
+
+    private IdempotencyStoreUnavailableException full(Usage usage) {
+        // One operation at its share while the store has room: a flood on that operation, or a share
+        // too small for it. Its callers get 503; the other operations are served.
+        boolean share = usage.limited
+                && (usage.entries.get() >= limits.operationEntries() || usage.bytes.get() >= limits.operationBytes());
+        String what = share
+                ? "Operation '" + usage.operation + "' holds its share of the memory idempotency store ("
+                        + MemoryStoreLimits.OPERATION_SHARE + "=" + limits.operationShare() + " of "
+                        + MemoryStoreLimits.MAX_ENTRIES + "=" + limits.maxEntries() + " and "
+                        + MemoryStoreLimits.MAX_BYTES + "=" + limits.maxBytes() + "; it holds " + usage.entries.get()
+                        + " records, about " + usage.bytes.get() + " bytes)"
+                : "The memory idempotency store is full (limits " + MemoryStoreLimits.MAX_ENTRIES + "="
+                        + limits.maxEntries() + ", " + MemoryStoreLimits.MAX_BYTES + "=" + limits.maxBytes()
+                        + "; it holds " + held.get() + " records, about " + bytes.get() + " bytes)";
+        String fix = "Raise the limits" + (share ? " or the share" : "")
+                + ", shorten idempotency.ttl, or use a shared store (idempotency.store=jpa, infinispan or redis).";
+        long refused = refusedSinceWarning.incrementAndGet();
+        if (fullWarning.pass()) {
+            refusedSinceWarning.addAndGet(-refused);
+            LOG.log(
+                    Level.WARNING,
+                    what + " and holds no expired record: " + refused
+                            + " new claim(s) refused since the last warning, and those calls did not run. " + fix);
+        }
+        return new IdempotencyStoreUnavailableException(
+                share ? usage.operation : null,
+                null,
+                what + " and every record in it is still live, so the call did not run; retry later. Operators: " + fix,
+                null);
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> read(String key) {
+        Held h = records.get(key);
+        IdempotencyRecord r = h == null ? null : h.record();
+        return RecordLifecycle.isLive(r, clock.instant()) ? Optional.of(r) : Optional.empty();
+    }
+
+    @Override
+    public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+        Instant now = clock.instant();
+        boolean[] done = {false};
+        records.computeIfPresent(key, (k, existing) -> {
+            if (!RecordLifecycle.isOwnedBy(existing.record(), owner)) {
+                return existing;
+            }
+            done[0] = true;
+            IdempotencyRecord completed = RecordLifecycle.complete(existing.record(), outcome, now, ttl);
+            count(existing.usage(), 0, size(completed) - size(existing.record()));
+            return new Held(completed, existing.usage());
+        });
+        return done[0];
+    }
+
+    @Override
+    public boolean renew(String key, String owner, Duration lease) {
+        Instant now = clock.instant();
+        boolean[] done = {false};
+        records.computeIfPresent(key, (k, existing) -> {
+            if (!RecordLifecycle.isOwnedBy(existing.record(), owner)) {
+                return existing;
+            }
+            done[0] = true;
+            return new Held(RecordLifecycle.renew(existing.record(), now, lease), existing.usage());
+        });
+        return done[0];
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        boolean[] done = {false};
+        records.computeIfPresent(key, (k, existing) -> {
+            if (!RecordLifecycle.isOwnedBy(existing.record(), owner)) {
+                return existing;
+            }
+            done[0] = true;
+            forget(existing);
+            return null;
+        });
+        return done[0];
+    }
+
+    @Override
+    public boolean deleteCompleted(String key, String owner) {
+        boolean[] done = {false};
+        records.computeIfPresent(key, (k, existing) -> {
+            if (!RecordLifecycle.isCompletedBy(existing.record(), owner)) {
+                return existing;
+            }
+            done[0] = true;
+            forget(existing);
+            return null;
+        });
+        return done[0];
+    }
+
+    @Override
+    public int purgeExpired(int max) {
+        Instant now = clock.instant();
+        int deleted = 0;
+        for (Map.Entry<String, Held> e : records.entrySet()) {
+            if (deleted >= max) {
+                break;
+            }
+            // remove(key, value) deletes only the record we looked at: if a claim replaced it
+            // meanwhile, the new live record stays.
+            Held h = e.getValue();
+            if (isPurgeable(h.record(), now) && records.remove(e.getKey(), h)) {
+                forget(h);
+                deleted++;
+            }
+        }
+        return deleted;
+    }
+
+    /**
+     * A COMPLETED record past its ttl, or an IN_PROGRESS claim past its lease and the claim grace: an
+     * owner that overran its lease without a competitor can still store its outcome, so a repeat
+     * replays it rather than running again. A claim may take the key over as soon as the lease ends.
+     */
+    private boolean isPurgeable(IdempotencyRecord r, Instant now) {
+        if (r.status() == dev.idempotency.spi.RecordStatus.IN_PROGRESS) {
+            return !r.expiresAt().plus(limits.claimGrace()).isAfter(now);
+        }
+        return RecordLifecycle.isClaimable(r, now);
+    }
+
+    private void forget(Held h) {
+        count(h.usage(), -1, -size(h.record()));
+    }
+
+    private static long size(IdempotencyRecord r) {
+        return RECORD_OVERHEAD_BYTES + (r.outcome() == null ? 0 : r.outcome().length);
+    }
+
+    /** How many records (live or not yet purged) the store holds. */
+    public int size() {
+        return records.size();
+    }
+
+    /** The estimated heap bytes of the records held, as counted against {@link MemoryStoreLimits#maxBytes()}. */
+    public long bytes() {
+        return bytes.get();
+    }
+
+    /** {@link #forOperation}: claims counted in one operation's usage; the rest is the store's. */
+    private final class OperationStore extends ForwardingStore {
+        private final Usage usage;
+
+        OperationStore(Usage usage) {
+            this.usage = usage;
+        }
+
+        @Override
+        protected IdempotencyStore delegate() {
+            return MemoryIdempotencyStore.this;
+        }
+
+        @Override
+        public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+            return MemoryIdempotencyStore.this.claim(usage, key, owner, fingerprint, lease);
+        }
+    }
+}

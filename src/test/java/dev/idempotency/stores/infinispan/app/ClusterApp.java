@@ -1,8 +1,0 @@
-package dev.idempotency.stores.infinispan.app;
-
-import jakarta.ws.rs.ApplicationPath;
-import jakarta.ws.rs.core.Application;
-
-/** The test application deployed on every Payara Micro node of {@code InfinispanPayaraClusterIT}. */
-@ApplicationPath("/api")
-public class ClusterApp extends Application {}
