@@ -1,5 +1,7 @@
 package dev.idempotency.messaging;
 
+import static dev.idempotency.spi.StoreSupport.keyHash;
+
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.core.Hashing;
@@ -167,7 +169,8 @@ public final class MessageDeduplicator {
         if (!claim.claimed()) {
             return existing(consumer, messageId, main, claim.record(), counted);
         }
-        keepAlive.track(new KeepAlive.Claim(main, owner, settings.lease(), consumer, "message " + hash(main)), store);
+        keepAlive.track(
+                new KeepAlive.Claim(main, owner, settings.lease(), consumer, "message " + keyHash(main)), store);
         try {
             return handleClaimed(
                     consumer,
@@ -252,7 +255,7 @@ public final class MessageDeduplicator {
             counted.refusedInProgress();
             // The remaining lease is only a hint for the broker's redelivery delay, so this node's clock will do.
             throw new IdempotencyInProgressException(
-                    consumer, hash(main), RecordLifecycle.remaining(rec, Instant.now()));
+                    consumer, keyHash(main), RecordLifecycle.remaining(rec, Instant.now()));
         }
         Marker m = Marker.parse(rec.outcome());
         counted.replayed();
@@ -260,7 +263,7 @@ public final class MessageDeduplicator {
             LOG.log(
                     Level.DEBUG,
                     "message {0} of consumer {1} already processed; acknowledged without running",
-                    hash(main),
+                    keyHash(main),
                     consumer);
             return Delivery.DUPLICATE;
         }
@@ -396,7 +399,7 @@ public final class MessageDeduplicator {
      */
     static String named(String main, String messageId) {
         String id = messageId.length() <= 100 ? messageId : messageId.substring(0, 97) + "...";
-        return hash(main) + " (id " + id + ")";
+        return keyHash(main) + " (id " + id + ")";
     }
 
     /** {@code class: message}, shortened: enough for operations to see what failed. */
@@ -407,10 +410,6 @@ public final class MessageDeduplicator {
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String hash(String key) {
-        return key.substring(0, 12);
     }
 
     /** The outcome stored on a message's main record: {@code succeeded|failed \n attempts [\n error]}. */

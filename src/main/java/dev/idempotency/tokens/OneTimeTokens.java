@@ -1,5 +1,7 @@
 package dev.idempotency.tokens;
 
+import static dev.idempotency.spi.StoreSupport.keyHash;
+
 import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -144,7 +146,7 @@ public final class OneTimeTokens {
                 LOG.log(
                         System.Logger.Level.DEBUG,
                         "one-time token {0} consumed after its expiry on the store's clock",
-                        hash(key));
+                        keyHash(key));
                 return TokenCheck.EXPIRED;
             }
             return TokenCheck.CONSUMED;
@@ -210,9 +212,5 @@ public final class OneTimeTokens {
     /** The owner token stored with a token's claim: a hash, so owner names never reach the store. */
     static String ownerToken(String owner) {
         return Hashing.sha256Hex(OWNER_DOMAIN, owner);
-    }
-
-    private static String hash(String key) {
-        return key.substring(0, 12);
     }
 }

@@ -1,5 +1,7 @@
 package dev.idempotency.internal.stores.infinispan;
 
+import static dev.idempotency.spi.StoreSupport.keyHash;
+
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.stores.ForwardingStore;
 import dev.idempotency.internal.stores.JoinedMode;
@@ -367,7 +369,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         }
         return new IdempotencyStoreUnavailableException(
                 null,
-                hash(key),
+                keyHash(key),
                 what + " and every record in it is still live, so the call did not run; retry later. Operators: " + fix,
                 null);
     }
@@ -400,13 +402,13 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                         + " its lease ({2} ms) left; it was given back and its call refused (503). The RAFT group"
                         + " ''{3}'' commits too slowly for this lease: look at the members' load and network, or"
                         + " lengthen the lease.",
-                hash(key),
+                keyHash(key),
                 took,
                 lease.toMillis(),
                 options.name());
         throw new IdempotencyStoreUnavailableException(
                 null,
-                hash(key),
+                keyHash(key),
                 "The Infinispan idempotency cluster committed the claim " + took + " ms after it was sent, too"
                         + " close to the end of its " + lease.toMillis() + " ms lease for the call to run before"
                         + " another claim could take the key over. The call did not run; retry it.",
@@ -499,7 +501,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                     LOG.log(
                             System.Logger.Level.DEBUG,
                             "Infinispan cluster: the prepared outcome of key {0} was not the owner''s any more",
-                            hash(key));
+                            keyHash(key));
                 }
             } else {
                 persistently(
@@ -511,7 +513,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
             LOG.log(
                     System.Logger.Level.WARNING,
                     "Infinispan cluster: the " + (committed ? "committed" : "rolled back") + " transaction of key "
-                            + hash(key) + " could not be settled within " + SETTLE_PATIENCE.toMinutes()
+                            + keyHash(key) + " could not be settled within " + SETTLE_PATIENCE.toMinutes()
                             + " minutes; the key stays refused (in progress) until its retention ends. "
                             + (committed
                                     ? "The operation's effect committed: leave the key, or read its record."
@@ -764,14 +766,14 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 first ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
                 "Infinispan cluster {0} of key {1} failed: {2} (RAFT leader {3}, {4} members visible of {5})",
                 operation,
-                key == null ? "-" : hash(key),
+                key == null ? "-" : keyHash(key),
                 why,
                 raft.leader(),
                 visibleMembers(),
                 options.members().size());
         throw new IdempotencyStoreUnavailableException(
                 null,
-                key == null ? null : hash(key),
+                key == null ? null : keyHash(key),
                 "The Infinispan idempotency cluster did not commit the " + operation + " (" + why + "): a majority of"
                         + " its " + options.members().size() + " members must be up and reachable from each other"
                         + " (idempotency.infinispan.initial-hosts). The call did not run; retry it.",
@@ -800,11 +802,6 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 }
             }
         }
-    }
-
-    /** Keys are already SHA-256 hex; a prefix is enough to correlate log lines. */
-    private static String hash(String key) {
-        return key.length() > 12 ? key.substring(0, 12) : key;
     }
 
     /** {@link #forOperation}: this store, with one operation's claims and completions. */

@@ -1,5 +1,9 @@
 package dev.idempotency.internal.stores.infinispan;
 
+import static dev.idempotency.spi.StoreSupport.keyHash;
+import static dev.idempotency.spi.StoreSupport.millis;
+import static dev.idempotency.spi.StoreSupport.saturatedAdd;
+
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.stores.JoinedMode;
@@ -261,7 +265,7 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
             // IllegalLifecycleStateException (cache stopping), a lock timeout on a transactional cache.
             throw new IdempotencyStoreUnavailableException(
                     null,
-                    hash(key),
+                    keyHash(key),
                     "The Infinispan idempotency cache '" + cache.getName() + "' failed during " + operation + ": "
                             + e.getMessage(),
                     e);
@@ -302,28 +306,9 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
     private IdempotencyStoreUnavailableException contended(String operation, String key) {
         return new IdempotencyStoreUnavailableException(
                 null,
-                hash(key),
+                keyHash(key),
                 "The Infinispan record changed under " + operation + " " + MAX_ATTEMPTS
                         + " times in a row; retry the call.",
                 null);
-    }
-
-    /** Keys are already SHA-256 hex; a prefix is enough to correlate log lines. */
-    private static String hash(String key) {
-        return key.length() > 12 ? key.substring(0, 12) : key;
-    }
-
-    /** Infinispan adds a lifespan to a timestamp; capping it keeps that sum from overflowing. */
-    private static final long MAX_LIFESPAN_MILLIS = Duration.ofDays(365L * 100).toMillis();
-
-    private static long millis(Duration d) {
-        if (d.compareTo(Duration.ofMillis(MAX_LIFESPAN_MILLIS)) >= 0) {
-            return MAX_LIFESPAN_MILLIS;
-        }
-        return Math.max(1, d.toMillis());
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        return Math.min(MAX_LIFESPAN_MILLIS, a + b);
     }
 }

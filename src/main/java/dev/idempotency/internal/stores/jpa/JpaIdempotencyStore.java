@@ -1,5 +1,7 @@
 package dev.idempotency.internal.stores.jpa;
 
+import static dev.idempotency.spi.StoreSupport.keyHash;
+
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.ClaimResult;
@@ -196,7 +198,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             return retrying(() -> connections.separate(c -> claimOn(c, claim, now, false)));
         } catch (SQLException e) {
             if (isTimeout(e)) {
-                LOG.log(Level.DEBUG, "key #{0}: lock wait timed out; reporting it in progress", shortHash(key));
+                LOG.log(Level.DEBUG, "key #{0}: lock wait timed out; reporting it in progress", keyHash(key));
                 // The holder's record is unknown: report one that is IN_PROGRESS for the lock timeout,
                 // with the caller's own fingerprint so that it is not mistaken for a mismatch (422).
                 return ClaimResult.existing(new IdempotencyRecord(
@@ -289,7 +291,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             // sees it live: decide again.
             refused = existing;
         }
-        throw new SQLException("key #" + shortHash(claim.key()) + " changed " + ATTEMPTS
+        throw new SQLException("key #" + keyHash(claim.key()) + " changed " + ATTEMPTS
                 + " times between a claim's statements; the table is under unusual churn");
     }
 
@@ -506,7 +508,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     LOG.log(
                             Level.DEBUG,
                             "key #{0}: {1} attempt {2} failed ({3}); retrying",
-                            shortHash(key),
+                            keyHash(key),
                             action,
                             attempt,
                             e.toString());
@@ -797,7 +799,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
 
     private IdempotencyStoreUnavailableException unavailable(
             String action, String operation, String key, SQLException e) {
-        String hash = key == null ? null : shortHash(key);
+        String hash = key == null ? null : keyHash(key);
         return new IdempotencyStoreUnavailableException(
                 operation,
                 hash,
@@ -898,9 +900,5 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             }
         }
         return false;
-    }
-
-    private static String shortHash(String key) {
-        return key.length() > 12 ? key.substring(0, 12) : key;
     }
 }

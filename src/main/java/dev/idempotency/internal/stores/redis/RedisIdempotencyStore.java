@@ -1,5 +1,10 @@
 package dev.idempotency.internal.stores.redis;
 
+import static dev.idempotency.spi.StoreSupport.MAX_MILLIS;
+import static dev.idempotency.spi.StoreSupport.keyHash;
+import static dev.idempotency.spi.StoreSupport.millis;
+import static dev.idempotency.spi.StoreSupport.saturatedAdd;
+
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.ClaimResult;
@@ -373,7 +378,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                         System.Logger.Level.DEBUG,
                         "Redis {0} of key {1} failed ({2}); retrying",
                         operation,
-                        hash(key),
+                        keyHash(key),
                         e.toString());
                 try {
                     Thread.sleep(Math.min(pauseMillis, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
@@ -520,7 +525,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 return;
             }
         }
-        written.put(key, new Written(owner, bytes, now + Math.min(px, MAX_PX) * 1_000_000L));
+        written.put(key, new Written(owner, bytes, now + Math.min(px, MAX_MILLIS) * 1_000_000L));
     }
 
     /** Forgets what was written for the owner's claim (not another owner's), and returns it. */
@@ -612,7 +617,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
             compareAndSet(rk, value, DELETE, 0);
             throw new IdempotencyStoreUnavailableException(
                     null,
-                    hash(key),
+                    keyHash(key),
                     "Only " + acked + " of the " + waitReplicas + " Redis replicas required by '"
                             + RedisStoreSettings.WAIT_REPLICAS + "' acknowledged the claim within "
                             + waitTimeoutMillis + " ms, so the call was refused before it ran. Check the"
@@ -631,7 +636,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                     "The outcome of key {0} is stored on the Redis primary but only {1} of {2} replicas"
                             + " acknowledged it within {3} ms; a failover now could lose it. Check the replicas"
                             + " of {4}.",
-                    hash(key),
+                    keyHash(key),
                     acked,
                     waitReplicas,
                     waitTimeoutMillis,
@@ -645,8 +650,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         } catch (IllegalArgumentException e) {
             throw new IdempotencyStoreUnavailableException(
                     null,
-                    hash(key),
-                    "The Redis key " + prefix + hash(key) + "... holds a value that " + e.getMessage()
+                    keyHash(key),
+                    "The Redis key " + prefix + keyHash(key) + "... holds a value that " + e.getMessage()
                             + ". Another application may write under the prefix '" + prefix + "': give this"
                             + " store its own with '" + RedisStoreSettings.KEY_PREFIX + "'.",
                     e);
@@ -666,11 +671,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                     System.Logger.Level.WARNING,
                     "Redis {0} of key {1} failed: {2}",
                     operation,
-                    hash(key),
+                    keyHash(key),
                     e.toString());
             throw new IdempotencyStoreUnavailableException(
                     null,
-                    hash(key),
+                    keyHash(key),
                     "Redis at " + where + " failed during " + operation + ": " + e.getMessage()
                             + ". Check that Redis is up and reachable (key '"
                             + RedisStoreSettings.URI + "' or its cluster/sentinel keys).",
@@ -700,26 +705,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     private IdempotencyStoreUnavailableException contended(String operation, String key) {
         return new IdempotencyStoreUnavailableException(
                 null,
-                hash(key),
+                keyHash(key),
                 "The Redis record changed under " + operation + " " + MAX_ATTEMPTS + " times in a row; retry the call.",
                 null);
-    }
-
-    private static String hash(String key) {
-        return key.length() > 12 ? key.substring(0, 12) : key;
-    }
-
-    private static final long MAX_PX = Duration.ofDays(365L * 100).toMillis();
-
-    private static long millis(Duration d) {
-        if (d.compareTo(Duration.ofMillis(MAX_PX)) >= 0) {
-            return MAX_PX;
-        }
-        return Math.max(1, d.toMillis());
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        return Math.min(MAX_PX, a + b);
     }
 
     private static byte[] sha1(byte[] data) {
