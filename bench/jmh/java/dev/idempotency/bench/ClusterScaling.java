@@ -1,7 +1,7 @@
 package dev.idempotency.bench;
 
 import dev.idempotency.spi.ConfigLookup;
-import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -42,7 +42,7 @@ public final class ClusterScaling {
         String stateDir = args[3];
         List<Integer> ports =
                 List.of(args[4].split(",")).stream().map(Integer::valueOf).toList();
-        InfinispanClusterStore store = start(port, fsync, stateDir, ports);
+        InfinispanRaftStore store = start(port, fsync, stateDir, ports);
         if (mode.equals("member")) {
             System.out.println("member " + store.raftId() + " started");
             // Until the script that started this member ends (or kills it), and at most an hour.
@@ -81,7 +81,7 @@ public final class ClusterScaling {
     }
 
     /** Guarded calls per second with {@code callers} threads for {@code seconds}. */
-    private static double run(InfinispanClusterStore store, int callers, int seconds) throws InterruptedException {
+    private static double run(InfinispanRaftStore store, int callers, int seconds) throws InterruptedException {
         LongAdder calls = new LongAdder();
         LongAdder failures = new LongAdder();
         AtomicBoolean stop = new AtomicBoolean();
@@ -127,7 +127,7 @@ public final class ClusterScaling {
         return counted / ((countedAt - start) / 1e9);
     }
 
-    private static InfinispanClusterStore start(int port, boolean fsync, String stateDir, List<Integer> ports) {
+    private static InfinispanRaftStore start(int port, boolean fsync, String stateDir, List<Integer> ports) {
         Properties p = new Properties();
         p.setProperty(InfinispanStores.BIND_PORT, String.valueOf(port));
         p.setProperty(
@@ -140,11 +140,11 @@ public final class ClusterScaling {
                 InfinispanStores.FSYNC, String.valueOf(fsync),
                 InfinispanStores.MAX_ENTRIES, String.valueOf(Long.MAX_VALUE),
                 InfinispanStores.MAX_BYTES, String.valueOf(Long.MAX_VALUE));
-        return (InfinispanClusterStore)
+        return (InfinispanRaftStore)
                 InfinispanStores.start(ConfigLookup.of(settings), p, ClusterScaling.class.getClassLoader());
     }
 
-    private static void awaitLeader(InfinispanClusterStore store, Duration limit) throws InterruptedException {
+    private static void awaitLeader(InfinispanRaftStore store, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (!store.hasLeader() || store.visibleMembers() < 3) {
             if (System.nanoTime() > deadline) {

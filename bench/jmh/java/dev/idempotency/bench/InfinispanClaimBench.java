@@ -3,7 +3,7 @@ package dev.idempotency.bench;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.RecordStatus;
-import dev.idempotency.internal.stores.infinispan.InfinispanIdempotencyStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanLocalStore;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
         jvmArgsAppend = {"-Xmx6g", "-Djava.net.preferIPv4Stack=true"})
 public class InfinispanClaimBench {
 
-    private InfinispanIdempotencyStore store;
+    private InfinispanLocalStore store;
     private Cache<String, IdempotencyRecord> cache;
     private final AtomicLong keys = new AtomicLong();
     private final Duration lease = Duration.ofMinutes(1);
@@ -62,7 +62,7 @@ public class InfinispanClaimBench {
     /** Starts the cache manager. */
     @Setup(Level.Trial)
     public void start() {
-        store = (InfinispanIdempotencyStore) InfinispanStores.start(
+        store = (InfinispanLocalStore) InfinispanStores.start(
                 ConfigLookup.none(), new Properties(), InfinispanClaimBench.class.getClassLoader());
         cache = store.cache();
     }

@@ -1,7 +1,7 @@
 package dev.idempotency.bench;
 
 import dev.idempotency.internal.stores.infinispan.ClusterNodes;
-import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -68,10 +68,10 @@ public class InfinispanClusterClaimBench {
     @Param({"true", "false"})
     public boolean fsync;
 
-    private final List<InfinispanClusterStore> members = new ArrayList<>();
+    private final List<InfinispanRaftStore> members = new ArrayList<>();
     private final List<ForkChannel> bare = new ArrayList<>();
     private final List<RaftHandle> bareHandles = new ArrayList<>();
-    private InfinispanClusterStore store;
+    private InfinispanRaftStore store;
     private RaftHandle floor;
     private final AtomicLong keys = new AtomicLong();
     private final Duration lease = Duration.ofMinutes(1);
@@ -87,8 +87,8 @@ public class InfinispanClusterClaimBench {
         for (int port : ports) {
             members.add(cluster.start(port));
         }
-        ClusterNodes.awaitLeader(Duration.ofSeconds(60), members.toArray(InfinispanClusterStore[]::new));
-        for (InfinispanClusterStore m : members) {
+        ClusterNodes.awaitLeader(Duration.ofSeconds(60), members.toArray(InfinispanRaftStore[]::new));
+        for (InfinispanRaftStore m : members) {
             JChannel main = ((JGroupsTransport) GlobalComponentRegistry.componentOf(m.cacheManager(), Transport.class))
                     .getChannel();
             RAFT raft = new RAFT()

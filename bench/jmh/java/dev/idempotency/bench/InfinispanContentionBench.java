@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idempotency.TestServices;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.internal.stores.infinispan.ClusterNodes;
-import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -114,7 +114,7 @@ class InfinispanContentionBench {
     }
 
     /** Admission commands sent by all members: the owners' one per key, and the racers'. */
-    private static long claimCommands(InfinispanClusterStore[] members) {
+    private static long claimCommands(InfinispanRaftStore[] members) {
         return Arrays.stream(members).mapToLong(m -> m.requestsSent("claim")).sum();
     }
 
@@ -123,7 +123,7 @@ class InfinispanContentionBench {
         int keys = Integer.getInteger("bench.keys", 500);
         int warmup = Integer.getInteger("bench.warmup", 50);
         List<Integer> ports = List.of(TestServices.port(7843), TestServices.port(7844), TestServices.port(7845));
-        List<InfinispanClusterStore> nodes = new ArrayList<>();
+        List<InfinispanRaftStore> nodes = new ArrayList<>();
         List<Thread> racers = new ArrayList<>();
         AtomicReference<String> hammered = new AtomicReference<>();
         AtomicLong racerClaims = new AtomicLong();
@@ -135,10 +135,10 @@ class InfinispanContentionBench {
             for (int port : ports) {
                 nodes.add(cluster.start(port));
             }
-            ClusterNodes.awaitLeader(WAIT_LIMIT, nodes.toArray(InfinispanClusterStore[]::new));
-            InfinispanClusterStore[] owners = nodes.toArray(InfinispanClusterStore[]::new);
+            ClusterNodes.awaitLeader(WAIT_LIMIT, nodes.toArray(InfinispanRaftStore[]::new));
+            InfinispanRaftStore[] owners = nodes.toArray(InfinispanRaftStore[]::new);
             for (int r = 0; r < RACERS; r++) {
-                InfinispanClusterStore store = owners[r % NODES];
+                InfinispanRaftStore store = owners[r % NODES];
                 String me = "racer-" + r;
                 Thread t = new Thread(
                         () -> {

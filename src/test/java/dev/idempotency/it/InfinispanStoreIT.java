@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.internal.cdi.IdempotencyRuntime;
-import dev.idempotency.internal.stores.infinispan.InfinispanIdempotencyStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanLocalStore;
 import dev.idempotency.it.app.ExecutionCounter;
 import dev.idempotency.it.app.PaymentEjb;
 import dev.idempotency.it.app.Receipt;
@@ -67,7 +67,7 @@ class InfinispanStoreIT {
     void theConfiguredStoreIsInfinispan() {
         // toString, not getClass: the store may sit behind a CDI client proxy, which delegates it.
         String store = runtime.engine().store().toString();
-        assertTrue(store.startsWith(InfinispanIdempotencyStore.class.getName() + "@"), store);
+        assertTrue(store.startsWith(InfinispanLocalStore.class.getName() + "@"), store);
     }
 
     @Test

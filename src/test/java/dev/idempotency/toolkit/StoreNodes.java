@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.TestServices;
 import dev.idempotency.internal.stores.infinispan.ClusterNodes;
-import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
 import dev.idempotency.internal.stores.jpa.JpaIdempotencyStore;
 import dev.idempotency.internal.stores.jpa.JpaStoreSettings;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
@@ -75,8 +75,8 @@ public enum StoreNodes {
             }
             case INFINISPAN -> {
                 ClusterNodes cluster = new ClusterNodes("toolkit-test", List.of(JGROUPS_A, JGROUPS_B), Map.of());
-                InfinispanClusterStore a = cluster.start(JGROUPS_A);
-                InfinispanClusterStore b = cluster.start(JGROUPS_B);
+                InfinispanRaftStore a = cluster.start(JGROUPS_A);
+                InfinispanRaftStore b = cluster.start(JGROUPS_B);
                 try {
                     ClusterNodes.awaitLeader(Duration.ofSeconds(60), a, b);
                 } catch (InterruptedException e) {

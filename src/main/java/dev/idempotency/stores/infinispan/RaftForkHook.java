@@ -1,6 +1,6 @@
 package dev.idempotency.stores.infinispan;
 
-import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import org.jgroups.Message;
 import org.jgroups.fork.UnknownForkHandler;
@@ -10,7 +10,7 @@ import org.jgroups.stack.ProtocolHook;
 
 /**
  * Prepares the {@code FORK} protocol of a cluster node's JGroups stack for the RAFT group of the
- * records ({@link InfinispanClusterStore}), before the channel connects. Named by the shipped XML:
+ * records ({@link InfinispanRaftStore}), before the channel connects. Named by the shipped XML:
  * {@code <FORK after_creation_hook="dev.idempotency.stores.infinispan.RaftForkHook"/>}; add the same
  * element to your own stack.
  *

@@ -54,7 +54,7 @@ public final class ClusterVolume {
     private static void drive(int records, Path state, String heap) throws Exception {
         Process b = spawn(PORTS.get(1), state, records, heap);
         Process c = spawn(PORTS.get(2), state, records, heap);
-        InfinispanClusterStore a = start(PORTS.get(0), state);
+        InfinispanRaftStore a = start(PORTS.get(0), state);
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (!a.hasLeader() || a.visibleMembers() < 3) {
             if (System.nanoTime() > deadline) {
@@ -118,7 +118,7 @@ public final class ClusterVolume {
     }
 
     /** Stores record {@code i}; a 503 (a leader change while a member is down) is retried with the same key. */
-    private static void store(InfinispanClusterStore a, long i, LongAdder retries) {
+    private static void store(InfinispanRaftStore a, long i, LongAdder retries) {
         String key = key(i);
         String owner = "owner-" + i;
         for (int attempt = 0; attempt < 100; attempt++) {
@@ -146,7 +146,7 @@ public final class ClusterVolume {
     }
 
     private static void member(int port, Path state, int records, long driver) throws Exception {
-        InfinispanClusterStore store = start(port, state);
+        InfinispanRaftStore store = start(port, state);
         long deadline = System.nanoTime() + Duration.ofHours(1).toNanos();
         while (!Files.exists(state.resolve("check"))) {
             if (System.nanoTime() > deadline || !ProcessHandle.of(driver).map(ProcessHandle::isAlive).orElse(false)) {
@@ -166,7 +166,7 @@ public final class ClusterVolume {
     }
 
     /** Checks this member's copy of every record, again every second until none is missing, at most 2 minutes. */
-    private static String check(InfinispanClusterStore store, int port, Path state, int records) throws Exception {
+    private static String check(InfinispanRaftStore store, int port, Path state, int records) throws Exception {
         long started = System.nanoTime();
         long missing;
         while (true) {
@@ -227,7 +227,7 @@ public final class ClusterVolume {
                 .start();
     }
 
-    private static InfinispanClusterStore start(int port, Path state) {
+    private static InfinispanRaftStore start(int port, Path state) {
         Properties p = new Properties();
         p.setProperty(InfinispanStores.BIND_PORT, String.valueOf(port));
         p.setProperty(
@@ -238,7 +238,7 @@ public final class ClusterVolume {
                 InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG,
                 InfinispanStores.STATE_DIR, state.toString(),
                 InfinispanStores.MAX_BYTES, String.valueOf(Long.MAX_VALUE));
-        return (InfinispanClusterStore)
+        return (InfinispanRaftStore)
                 InfinispanStores.start(ConfigLookup.of(settings), p, ClusterVolume.class.getClassLoader());
     }
 

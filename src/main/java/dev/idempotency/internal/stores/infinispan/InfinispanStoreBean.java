@@ -32,10 +32,10 @@ final class InfinispanStoreBean {
         LOG.log(
                 System.Logger.Level.INFO,
                 "idempotency store: {0}",
-                store instanceof InfinispanClusterStore cluster
+                store instanceof InfinispanRaftStore cluster
                         ? "Infinispan cluster, RAFT member " + cluster.raftId() + " of " + cluster.members()
                         : "Infinispan local cache '"
-                                + ((InfinispanIdempotencyStore) store).cache().getName() + "'");
+                                + ((InfinispanLocalStore) store).cache().getName() + "'");
         return store;
     }
 

@@ -40,9 +40,9 @@ import org.infinispan.manager.EmbeddedCacheManager;
  *
  * <ol>
  *   <li>A cache manager without a transport (the default: no {@link #CONFIG}, or an XML file without
- *       {@code <transport>}) gets an {@link InfinispanIdempotencyStore} on its local cache {@link
+ *       {@code <transport>}) gets an {@link InfinispanLocalStore} on its local cache {@link
  *       #CACHE}.
- *   <li>A clustered cache manager gets an {@link InfinispanClusterStore}: the records are a RAFT state
+ *   <li>A clustered cache manager gets an {@link InfinispanRaftStore}: the records are a RAFT state
  *       machine on the manager's JGroups channel, which needs {@code org.jgroups:jgroups-raft} on the
  *       class path. Its RAFT id is the transport's {@code node-name} and its members the transport's
  *       {@code raft-members}; when the XML sets neither, they are derived from the placeholders the
@@ -86,7 +86,7 @@ public final class InfinispanStores {
     /**
      * Config key: {@code separate} (default) or {@code joined}; {@code TRANSACTION + "." + operation}
      * sets one operation. Joined: in a cluster, an operation's outcome is stored in two steps around
-     * the caller's JTA transaction ({@link InfinispanClusterStore#complete}), so that an operation whose
+     * the caller's JTA transaction ({@link InfinispanRaftStore#complete}), so that an operation whose
      * effect committed is never run again, even when its node dies before the outcome is stored.
      */
     public static final String TRANSACTION = "idempotency.infinispan.transaction";
@@ -239,7 +239,7 @@ public final class InfinispanStores {
                 throw new IdempotencyConfigurationException(
                         origin + " defines cache '" + name + "' as clustered," + " but has no transport.");
             }
-            return new InfinispanIdempotencyStore(cache, clock, grace, stop, joined);
+            return new InfinispanLocalStore(cache, clock, grace, stop, joined);
         }
         if (transport.nodeName() == null || transport.raftMembers().isEmpty()) {
             throw new IdempotencyConfigurationException(origin + " is clustered, but its <transport> sets no"
@@ -249,7 +249,7 @@ public final class InfinispanStores {
                     + "', which derives them from " + BIND_ADDRESS + ", " + BIND_PORT + " and " + INITIAL_HOSTS + ".");
         }
         requireRaft(InfinispanStores.class.getClassLoader(), origin);
-        InfinispanClusterStore.Options options = new InfinispanClusterStore.Options(
+        InfinispanRaftStore.Options options = new InfinispanRaftStore.Options(
                 name,
                 transport.nodeName(),
                 List.copyOf(transport.raftMembers()),
@@ -264,7 +264,7 @@ public final class InfinispanStores {
                 JoinedMode.registryName(settings),
                 settings.longBetween(MAX_ENTRIES, DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE),
                 settings.longBetween(MAX_BYTES, Runtime.getRuntime().maxMemory() / 4, 1, Long.MAX_VALUE));
-        return new InfinispanClusterStore(manager, options, clock, stop);
+        return new InfinispanRaftStore(manager, options, clock, stop);
     }
 
     /**

@@ -50,17 +50,17 @@ public final class ClusterNodes {
     }
 
     /** Starts the member on {@code port} and returns its store; its log is kept across restarts. */
-    public InfinispanClusterStore start(int port) {
+    public InfinispanRaftStore start(int port) {
         return start(port, new Properties());
     }
 
     /** {@link #start(int)} with more placeholder values (system properties, in a server). */
-    public InfinispanClusterStore start(int port, Properties placeholders) {
+    public InfinispanRaftStore start(int port, Properties placeholders) {
         return start(port, placeholders, Clock.systemUTC());
     }
 
     /** {@link #start(int, Properties)} with the member's clock. */
-    public InfinispanClusterStore start(int port, Properties placeholders, Clock clock) {
+    public InfinispanRaftStore start(int port, Properties placeholders, Clock clock) {
         Properties p = new Properties();
         p.putAll(placeholders);
         p.setProperty(InfinispanStores.BIND_PORT, String.valueOf(port));
@@ -72,15 +72,15 @@ public final class ClusterNodes {
         settings.put(InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG);
         settings.putIfAbsent(InfinispanStores.CLAIM_GRACE, "PT30S");
         settings.put(InfinispanStores.STATE_DIR, stateDir.toString());
-        return (InfinispanClusterStore)
+        return (InfinispanRaftStore)
                 InfinispanStores.start(ConfigLookup.of(settings), p, ClusterNodes.class.getClassLoader(), clock);
     }
 
     /** Waits until every store sees a leader, at most {@code limit}; fails saying what each one saw. */
-    public static void awaitLeader(Duration limit, InfinispanClusterStore... stores) throws InterruptedException {
+    public static void awaitLeader(Duration limit, InfinispanRaftStore... stores) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
-            if (Stream.of(stores).allMatch(InfinispanClusterStore::hasLeader)) {
+            if (Stream.of(stores).allMatch(InfinispanRaftStore::hasLeader)) {
                 return;
             }
             Thread.sleep(20);

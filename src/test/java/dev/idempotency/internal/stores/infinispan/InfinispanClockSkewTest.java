@@ -29,9 +29,9 @@ class InfinispanClockSkewTest {
     private static final List<Integer> PORTS =
             List.of(TestServices.port(7850), TestServices.port(7851), TestServices.port(7852));
 
-    private static InfinispanClusterStore a;
-    private static InfinispanClusterStore b;
-    private static InfinispanClusterStore skewed;
+    private static InfinispanRaftStore a;
+    private static InfinispanRaftStore b;
+    private static InfinispanRaftStore skewed;
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -56,7 +56,7 @@ class InfinispanClockSkewTest {
 
     @AfterAll
     static void stopCluster() {
-        for (InfinispanClusterStore n : new InfinispanClusterStore[] {skewed, b, a}) {
+        for (InfinispanRaftStore n : new InfinispanRaftStore[] {skewed, b, a}) {
             if (n != null) {
                 n.close();
             }

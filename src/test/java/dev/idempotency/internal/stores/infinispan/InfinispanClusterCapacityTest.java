@@ -26,7 +26,7 @@ class InfinispanClusterCapacityTest {
             List.of(TestServices.port(7860), TestServices.port(7861), TestServices.port(7862));
     private static final Duration LEASE = Duration.ofMinutes(1);
 
-    private static final List<InfinispanClusterStore> members = new ArrayList<>();
+    private static final List<InfinispanRaftStore> members = new ArrayList<>();
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -37,18 +37,18 @@ class InfinispanClusterCapacityTest {
         for (int port : PORTS) {
             members.add(cluster.start(port));
         }
-        ClusterNodes.awaitLeader(Duration.ofSeconds(60), members.toArray(InfinispanClusterStore[]::new));
+        ClusterNodes.awaitLeader(Duration.ofSeconds(60), members.toArray(InfinispanRaftStore[]::new));
     }
 
     @AfterAll
     static void stopCluster() {
-        members.forEach(InfinispanClusterStore::close);
+        members.forEach(InfinispanRaftStore::close);
     }
 
     @Test
     void aFullClusterRefusesNewKeysServesTheRestAndMakesRoomFromWhatExpired() throws Exception {
-        InfinispanClusterStore a = members.get(0);
-        InfinispanClusterStore b = members.get(1);
+        InfinispanRaftStore a = members.get(0);
+        InfinispanRaftStore b = members.get(1);
         String running = "running-" + UUID.randomUUID();
         String done = "done-" + UUID.randomUUID();
         String shortLived = "short-" + UUID.randomUUID();
@@ -99,7 +99,7 @@ class InfinispanClusterCapacityTest {
                 && System.nanoTime() < until) {
             Thread.sleep(20);
         }
-        for (InfinispanClusterStore m : members) {
+        for (InfinispanRaftStore m : members) {
             assertThat(m.localCopy(shortLived)).as("purged on %s", m.raftId()).isNull();
             assertThat(m.localCopy(running))
                     .as("the running claim on %s", m.raftId())

@@ -43,7 +43,7 @@ class InfinispanClusterSocketsTest {
         p.setProperty("jgroups.diag.enabled", "true");
         List<BoundSocket> opened = new ArrayList<>();
         ClusterNodes alone = new ClusterNodes("idempotency-sockets", List.of(PORT), Map.of());
-        try (InfinispanClusterStore node = alone.start(PORT, p)) {
+        try (InfinispanRaftStore node = alone.start(PORT, p)) {
             // A RAFT group of one: this node leads it, over the same channel (no socket of its own).
             ClusterNodes.awaitLeader(Duration.ofSeconds(30), node);
             assertThat(node.visibleMembers()).isEqualTo(1);

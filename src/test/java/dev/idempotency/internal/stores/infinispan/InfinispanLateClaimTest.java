@@ -34,8 +34,8 @@ class InfinispanLateClaimTest {
 
     private static final LaggingClock CLOCK_A = new LaggingClock();
 
-    private static InfinispanClusterStore a;
-    private static InfinispanClusterStore b;
+    private static InfinispanRaftStore a;
+    private static InfinispanRaftStore b;
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -47,7 +47,7 @@ class InfinispanLateClaimTest {
 
     @AfterAll
     static void stopCluster() {
-        for (InfinispanClusterStore n : new InfinispanClusterStore[] {a, b}) {
+        for (InfinispanRaftStore n : new InfinispanRaftStore[] {a, b}) {
             if (n != null) {
                 n.close();
             }
@@ -91,7 +91,7 @@ class InfinispanLateClaimTest {
         Duration lease = Duration.ofMillis(100);
         CLOCK_A.lagNextRead(Duration.ofMillis(200));
         assertThat(a.claim(k, "owner-a", "fp", lease).claimed())
-                .as("a commit faster than %s is never refused", InfinispanClusterStore.LATE_COMMIT)
+                .as("a commit faster than %s is never refused", InfinispanRaftStore.LATE_COMMIT)
                 .isTrue();
     }
 

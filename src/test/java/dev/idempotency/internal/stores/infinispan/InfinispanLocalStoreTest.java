@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Test;
 /** The store contract on the default configuration: a local cache, real lifespans, real sleeps. */
 class InfinispanLocalStoreTest extends IdempotencyStoreContract {
 
-    private static InfinispanIdempotencyStore store;
+    private static InfinispanLocalStore store;
 
     @BeforeAll
     static void start() {
         // A grace well past the contract's PAST_SHORT, so late owners can complete.
-        store = (InfinispanIdempotencyStore) InfinispanStores.start(
+        store = (InfinispanLocalStore) InfinispanStores.start(
                 ConfigLookup.of(Map.of(InfinispanStores.CLAIM_GRACE, "PT30S")),
                 new Properties(),
                 InfinispanLocalStoreTest.class.getClassLoader());
@@ -73,7 +73,7 @@ class InfinispanLocalStoreTest extends IdempotencyStoreContract {
 
     @Test
     void anEntryWhoseGraceEndedIsGoneAndItsLateOwnerCannotComplete() throws Exception {
-        InfinispanIdempotencyStore shortGrace = new InfinispanIdempotencyStore(
+        InfinispanLocalStore shortGrace = new InfinispanLocalStore(
                 store.cache(), java.time.Clock.systemUTC(), Duration.ofMillis(100), null, operation -> false);
         String k = key();
         shortGrace.claim(k, "late", "fp", SHORT);

@@ -108,7 +108,7 @@ class InfinispanPartitionIT {
      * A request's own limit: longer than a node takes to give up storing an outcome (a request in flight
      * on the node at the cut waits for that), so that every request gets an answer.
      */
-    private static final Duration REQUEST_LIMIT = InfinispanClusterStore.SETTLE_PATIENCE
+    private static final Duration REQUEST_LIMIT = InfinispanRaftStore.SETTLE_PATIENCE
             .plus(InfinispanStores.DEFAULT_WRITE_TIMEOUT)
             .plusSeconds(20);
 

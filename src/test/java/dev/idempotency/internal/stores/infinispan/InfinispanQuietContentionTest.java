@@ -36,7 +36,7 @@ class InfinispanQuietContentionTest {
     private static final int CALLERS_PER_KEY = 6;
     private static final Duration LEASE = Duration.ofMinutes(5);
 
-    private static final InfinispanClusterStore[] nodes = new InfinispanClusterStore[PORTS.size()];
+    private static final InfinispanRaftStore[] nodes = new InfinispanRaftStore[PORTS.size()];
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -49,7 +49,7 @@ class InfinispanQuietContentionTest {
 
     @AfterAll
     static void stopCluster() {
-        for (InfinispanClusterStore n : nodes) {
+        for (InfinispanRaftStore n : nodes) {
             if (n != null) {
                 n.close();
             }
@@ -67,7 +67,7 @@ class InfinispanQuietContentionTest {
                 Races gate = new Races(CALLERS_PER_KEY);
                 List<Future<Boolean>> callers = new ArrayList<>();
                 for (int c = 0; c < CALLERS_PER_KEY; c++) {
-                    InfinispanClusterStore node = nodes[c % nodes.length];
+                    InfinispanRaftStore node = nodes[c % nodes.length];
                     String owner = "owner-" + c;
                     callers.add(pool.submit(() -> {
                         gate.await();
@@ -100,7 +100,7 @@ class InfinispanQuietContentionTest {
 
     private static long claimCommands() {
         long n = 0;
-        for (InfinispanClusterStore s : nodes) {
+        for (InfinispanRaftStore s : nodes) {
             n += s.requestsSent("claim");
         }
         return n;

@@ -38,14 +38,14 @@ class InfinispanStoreCdiTest {
 
     @Test
     void storeInfinispanSelectsTheInfinispanStoreOnALocalCache() throws Exception {
-        InfinispanIdempotencyStore[] seen = new InfinispanIdempotencyStore[1];
+        InfinispanLocalStore[] seen = new InfinispanLocalStore[1];
         withContainer(Map.of("idempotency.store", "infinispan"), new Class<?>[0], c -> {
             IdempotencyStore store = c.select(IdempotencyStore.class, NamedLiteral.of("infinispan"))
                     .get();
-            assertThat(store).isInstanceOf(InfinispanIdempotencyStore.class);
+            assertThat(store).isInstanceOf(InfinispanLocalStore.class);
             assertThat(c.select(IdempotencyRuntime.class).get().engine().store())
                     .isSameAs(store);
-            seen[0] = (InfinispanIdempotencyStore) store;
+            seen[0] = (InfinispanLocalStore) store;
             assertThat(seen[0].cache().getCacheManager().getStatus().allowInvocations())
                     .isTrue();
         });
@@ -58,8 +58,8 @@ class InfinispanStoreCdiTest {
     void theApplicationsOwnCacheManagerIsUsedAndLeftRunning() throws Exception {
         OwnManager.manager = null;
         withContainer(Map.of("idempotency.store", "infinispan"), new Class<?>[] {OwnManager.class}, c -> {
-            InfinispanIdempotencyStore store =
-                    (InfinispanIdempotencyStore) c.select(IdempotencyStore.class, NamedLiteral.of("infinispan"))
+            InfinispanLocalStore store =
+                    (InfinispanLocalStore) c.select(IdempotencyStore.class, NamedLiteral.of("infinispan"))
                             .get();
             assertThat(store.cache().getCacheManager()).isSameAs(OwnManager.manager);
             assertThat(store.claim("k".repeat(64), "o", "fp", java.time.Duration.ofMinutes(1))
@@ -126,7 +126,7 @@ class InfinispanStoreCdiTest {
                                 .get()
                                 .engine()
                                 .store("bad-mode"))
-                        .isInstanceOf(InfinispanIdempotencyStore.class));
+                        .isInstanceOf(InfinispanLocalStore.class));
     }
 
     /** A bean with one guarded operation, {@code bad-mode}. */

@@ -48,8 +48,8 @@ class InfinispanTopologyChangeTest {
     void claimsRacingThroughAJoinAndLeaveNeverHaveTwoWinnersNorLoseAWinnersOutcome() throws Exception {
         List<Integer> ports = List.of(TestServices.port(7812), TestServices.port(7813), TestServices.port(7814));
         ClusterNodes cluster = new ClusterNodes("idempotency-topology", ports, Map.of());
-        InfinispanClusterStore a = cluster.start(ports.get(0));
-        InfinispanClusterStore b = cluster.start(ports.get(1));
+        InfinispanRaftStore a = cluster.start(ports.get(0));
+        InfinispanRaftStore b = cluster.start(ports.get(1));
         ClusterNodes.awaitLeader(Duration.ofSeconds(60), a, b);
         AtomicBoolean racing = new AtomicBoolean(true);
         AtomicInteger topologyChanges = new AtomicInteger();
@@ -61,7 +61,7 @@ class InfinispanTopologyChangeTest {
         try {
             Future<?> churning = churn.submit(() -> {
                 while (racing.get()) {
-                    InfinispanClusterStore c = cluster.start(ports.get(2));
+                    InfinispanRaftStore c = cluster.start(ports.get(2));
                     topologyChanges.incrementAndGet();
                     c.close();
                     topologyChanges.incrementAndGet();
@@ -123,12 +123,7 @@ class InfinispanTopologyChangeTest {
     private record Round(int won, int unavailable, int completeFailures, List<String> bad) {}
 
     private static Round race(
-            InfinispanClusterStore a,
-            InfinispanClusterStore b,
-            ExecutorService pool,
-            int threads,
-            int keys,
-            String prefix)
+            InfinispanRaftStore a, InfinispanRaftStore b, ExecutorService pool, int threads, int keys, String prefix)
             throws Exception {
         String[] k = new String[keys];
         for (int i = 0; i < keys; i++) {
@@ -147,7 +142,7 @@ class InfinispanTopologyChangeTest {
         Races gate = new Races(threads);
         List<Future<?>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            InfinispanClusterStore node = t % 2 == 0 ? a : b;
+            InfinispanRaftStore node = t % 2 == 0 ? a : b;
             String owner = prefix + "-racer-" + t;
             futures.add(pool.submit(() -> {
                 for (int i = 0; i < keys; i++) {
@@ -197,7 +192,7 @@ class InfinispanTopologyChangeTest {
                 continue; // every claimer was told "unavailable" or lost to such a claim: nobody ran
             }
             won++;
-            for (InfinispanClusterStore node : List.of(a, b)) {
+            for (InfinispanRaftStore node : List.of(a, b)) {
                 Optional<IdempotencyRecord> stored = node.read(k[i]);
                 if (!isOutcomeOf(stored.orElse(null), w)) {
                     bad.add(prefix + " key " + i + ": stored " + stored + " read through " + node.raftId() + "; told "

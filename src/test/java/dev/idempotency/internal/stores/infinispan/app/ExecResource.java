@@ -3,7 +3,7 @@ package dev.idempotency.internal.stores.infinispan.app;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
 import dev.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -101,7 +101,7 @@ public class ExecResource {
     @GET
     @Path("members")
     public String members() {
-        InfinispanClusterStore cluster = (InfinispanClusterStore) store;
+        InfinispanRaftStore cluster = (InfinispanRaftStore) store;
         return cluster.visibleMembers() + " " + (cluster.hasLeader() ? "AVAILABLE" : "DEGRADED_MODE");
     }
 }

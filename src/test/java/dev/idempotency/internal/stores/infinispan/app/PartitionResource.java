@@ -2,7 +2,7 @@ package dev.idempotency.internal.stores.infinispan.app;
 
 import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.internal.stores.infinispan.InfinispanClusterStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
 import dev.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -54,7 +54,7 @@ public class PartitionResource {
     @GET
     @Path("members")
     public String members() {
-        InfinispanClusterStore cluster = (InfinispanClusterStore) store;
+        InfinispanRaftStore cluster = (InfinispanRaftStore) store;
         return cluster.visibleMembers() + " " + (cluster.hasLeader() ? "AVAILABLE" : "DEGRADED_MODE");
     }
 
@@ -62,7 +62,7 @@ public class PartitionResource {
     @GET
     @Path("leader")
     public String leader() {
-        String leader = ((InfinispanClusterStore) store).leader();
+        String leader = ((InfinispanRaftStore) store).leader();
         return leader == null ? "none" : leader;
     }
 }

@@ -31,17 +31,17 @@ import org.junit.jupiter.api.Test;
  * claim runs on one member and every read, complete and release on another, so each case crosses the
  * cluster; in the claim race, the threads claim through all three.
  */
-class InfinispanClusterStoreTest extends IdempotencyStoreContract {
+class InfinispanRaftStoreTest extends IdempotencyStoreContract {
 
     static final List<Integer> PORTS =
             List.of(TestServices.port(7810), TestServices.port(7811), TestServices.port(7815));
 
-    private static InfinispanClusterStore[] nodes;
+    private static InfinispanRaftStore[] nodes;
 
     @BeforeAll
     static void startCluster() throws Exception {
         ClusterNodes cluster = new ClusterNodes("cluster-store-test", PORTS, Map.of());
-        nodes = new InfinispanClusterStore[PORTS.size()];
+        nodes = new InfinispanRaftStore[PORTS.size()];
         for (int i = 0; i < nodes.length; i++) {
             nodes[i] = cluster.start(PORTS.get(i));
         }
@@ -51,7 +51,7 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
     @AfterAll
     static void stopCluster() {
         if (nodes != null) {
-            for (InfinispanClusterStore n : nodes) {
+            for (InfinispanRaftStore n : nodes) {
                 if (n != null) {
                     n.close();
                 }
@@ -65,7 +65,7 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
             return (int) (Thread.currentThread().getId() % nodes.length);
         }
 
-        private InfinispanClusterStore other() {
+        private InfinispanRaftStore other() {
             return nodes[(claimer() + 1) % nodes.length];
         }
 
@@ -122,7 +122,7 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
 
     @Test
     void theThreeMembersFormOneRaftGroupOnTheShippedConfiguration() {
-        for (InfinispanClusterStore n : nodes) {
+        for (InfinispanRaftStore n : nodes) {
             assertThat(n.visibleMembers()).isEqualTo(3);
             assertThat(n.members())
                     .containsExactlyInAnyOrder(
@@ -149,8 +149,7 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
         sameName.setProperty(InfinispanStores.NODE_NAME, nodes[2].raftId());
         ExecutorService starter = Executors.newSingleThreadExecutor();
         try {
-            Future<InfinispanClusterStore> successor =
-                    starter.submit(() -> same.start(TestServices.port(7816), sameName));
+            Future<InfinispanRaftStore> successor = starter.submit(() -> same.start(TestServices.port(7816), sameName));
             Thread.sleep(3000);
             assertThat(successor.isDone())
                     .as("a second process with a member's RAFT id joined while the member was in the view")
@@ -194,7 +193,7 @@ class InfinispanClusterStoreTest extends IdempotencyStoreContract {
         nodes[1].complete(k, "o", new byte[] {7}, LONG);
         // A follower applies a command once it learns that a majority stored it: soon after.
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        for (InfinispanClusterStore n : nodes) {
+        for (InfinispanRaftStore n : nodes) {
             IdempotencyRecord copy = n.localCopy(k);
             while ((copy == null || copy.status() != RecordStatus.COMPLETED) && System.nanoTime() < deadline) {
                 Thread.sleep(10);

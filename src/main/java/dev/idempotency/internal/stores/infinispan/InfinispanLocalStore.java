@@ -26,7 +26,7 @@ import org.infinispan.transaction.WriteSkewException;
 
 /**
  * The store of one node: an embedded, non-clustered Infinispan cache. A cluster of nodes uses {@link
- * InfinispanClusterStore} instead, because a clustered cache's conditional writes are not atomic while
+ * InfinispanRaftStore} instead, because a clustered cache's conditional writes are not atomic while
  * members join, leave or die (docs/internals.md, "The Infinispan cluster").
  *
  * <p>Every primitive is one of the cache's atomic conditional writes, and every decision is {@link
@@ -52,7 +52,7 @@ import org.infinispan.transaction.WriteSkewException;
  * which the SPI requires. Nothing is purged on the request path, and {@link #purgeExpired} deletes
  * nothing: Infinispan's expiration reaper removes entries whose lifespan ended.
  */
-public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoCloseable {
+public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseable {
 
     /** How often a conditional write is retried after another writer changed the record meanwhile. */
     private static final int MAX_ATTEMPTS = 64;
@@ -73,7 +73,7 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
      * @param joined which operations are configured for the joined mode, which a local cache refuses
      * @throws IllegalArgumentException the cache is clustered
      */
-    public InfinispanIdempotencyStore(
+    public InfinispanLocalStore(
             Cache<String, IdempotencyRecord> cache,
             Clock clock,
             Duration claimGrace,
@@ -82,7 +82,7 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
         if (cache.getCacheConfiguration().clustering().cacheMode().isClustered()) {
             throw new IllegalArgumentException("cache '" + cache.getName() + "' is clustered ("
                     + cache.getCacheConfiguration().clustering().cacheMode()
-                    + "); a cluster's records are an InfinispanClusterStore's");
+                    + "); a cluster's records are an InfinispanRaftStore's");
         }
         this.cache = cache;
         this.clock = clock;
@@ -95,9 +95,9 @@ public final class InfinispanIdempotencyStore implements IdempotencyStore, AutoC
      * A store on a local cache that someone else manages, with the system clock.
      *
      * @param cache the cache that holds the records
-     * @param claimGrace see {@link #InfinispanIdempotencyStore(Cache, Clock, Duration, Runnable, Predicate)}
+     * @param claimGrace see {@link #InfinispanLocalStore(Cache, Clock, Duration, Runnable, Predicate)}
      */
-    public InfinispanIdempotencyStore(Cache<String, IdempotencyRecord> cache, Duration claimGrace) {
+    public InfinispanLocalStore(Cache<String, IdempotencyRecord> cache, Duration claimGrace) {
         this(cache, Clock.systemUTC(), claimGrace, null, operation -> false);
     }
 

@@ -66,9 +66,9 @@ import org.jgroups.util.Util;
  * leader. How a cluster behaves: docs/infinispan-store.md; the design: docs/internals.md, "The
  * Infinispan cluster".
  */
-public final class InfinispanClusterStore implements IdempotencyStore, AutoCloseable {
+public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(InfinispanClusterStore.class.getName());
+    private static final System.Logger LOG = System.getLogger(InfinispanRaftStore.class.getName());
 
     /**
      * How long a complete or release keeps trying when no answer comes (no leader, a leader that died
@@ -180,7 +180,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
      * @param onClose what {@link #close()} stops besides this store's channel (the cache manager this
      *     store created), or {@code null}
      */
-    public InfinispanClusterStore(EmbeddedCacheManager manager, Options options, Clock clock, Runnable onClose) {
+    public InfinispanRaftStore(EmbeddedCacheManager manager, Options options, Clock clock, Runnable onClose) {
         this.manager = manager;
         this.options = options;
         this.clock = clock;
@@ -815,17 +815,17 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
 
         @Override
         protected IdempotencyStore delegate() {
-            return InfinispanClusterStore.this;
+            return InfinispanRaftStore.this;
         }
 
         @Override
         public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-            return InfinispanClusterStore.this.claim(operation, key, owner, fingerprint, lease);
+            return InfinispanRaftStore.this.claim(operation, key, owner, fingerprint, lease);
         }
 
         @Override
         public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
-            return InfinispanClusterStore.this.complete(operation, key, owner, outcome, ttl);
+            return InfinispanRaftStore.this.complete(operation, key, owner, outcome, ttl);
         }
     }
 }
