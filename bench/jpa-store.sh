@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The JPA store on PostgreSQL (127.0.0.1:5432) against its physical floor and Apache Camel's
-# JdbcMessageIdRepository: JpaStoreBench's three JMH groups (newKey, duplicate, claimComplete), each
+# JdbcMessageIdRepository: JpaStoreBench's JMH groups (newKey, duplicate, claimComplete, notices), each
 # running its three members at the same time with n threads each, for n = 1, 4 and 16. Prints, per
 # group and thread count, the median of the iterations' ops/s for each member and the median of the
 # per-iteration ratios (store / floor, store / Camel), which is what docs/performance.md reports.
@@ -26,7 +26,8 @@ import json, statistics, sys, pathlib
 out = pathlib.Path(sys.argv[1])
 floors = {"newKey": ("storeClaim", "rawInsert", "camelAdd"),
           "duplicate": ("storeDuplicate", "rawOnConflictDuplicate", "camelDuplicate"),
-          "claimComplete": ("storeClaimComplete", "rawInsertOnce", "rawInsertThenUpdate")}
+          "claimComplete": ("storeClaimComplete", "rawInsertOnce", "rawInsertThenUpdate"),
+          "notices": ("storeNotified", "storeSilent", "rawPair")}
 print("| group | threads | store ops/s | floor ops/s | third ops/s | store/floor | store/third |")
 print("|---|---|---|---|---|---|---|")
 for n in (1, 4, 16):

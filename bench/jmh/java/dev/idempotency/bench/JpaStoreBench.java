@@ -49,7 +49,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       then nothing, in a transaction);
  *   <li>{@code claimComplete}: the store's claim and complete of a new key (what a guarded call costs
  *       the store); the one-{@code INSERT} floor; and the same physical work in raw JDBC (INSERT, then
- *       the fenced UPDATE, each autocommitted).
+ *       the fenced UPDATE, each autocommitted);
+ *   <li>{@code notices}: what PostgreSQL's settlement notices cost the owner: the store's claim and
+ *       complete with {@code idempotency.jpa.notify-settlements=true} (each complete sends {@code
+ *       pg_notify}, and the store listens, as a node with waiting duplicates does); the same with
+ *       {@code false}; and the raw INSERT, then the fenced UPDATE. Only the first takes PostgreSQL's
+ *       lock on notifying commits.
  * </ul>
  *
  * <pre>bash bench/jpa-store.sh</pre>
@@ -74,7 +79,13 @@ public class JpaStoreBench {
 
     private HikariDataSource storePool;
     private HikariDataSource camelPool;
+    private HikariDataSource notifiedPool;
+    private HikariDataSource silentPool;
     private JpaIdempotencyStore store;
+    /** The {@code notices} group's stores: settlement notices on, and off. */
+    private JpaIdempotencyStore notifiedStore;
+
+    private JpaIdempotencyStore silentStore;
     private JdbcMessageIdRepository camel;
     private final AtomicLong counter = new AtomicLong();
     private final String[] existing = new String[DUPLICATES];
@@ -89,8 +100,15 @@ public class JpaStoreBench {
         }
         storePool = pool(threads);
         camelPool = pool(threads);
+        notifiedPool = pool(threads + 1); // the listening store keeps one connection
+        silentPool = pool(threads);
         store = JpaIdempotencyStore.resourceLocal(
                 storePool, new JpaStoreSettings(ConfigLookup.none()), Clock.systemUTC());
+        notifiedStore = JpaIdempotencyStore.resourceLocal(notifiedPool, notices(true), Clock.systemUTC());
+        silentStore = JpaIdempotencyStore.resourceLocal(silentPool, notices(false), Clock.systemUTC());
+        if (!notifiedStore.notifySettlements(key -> {})) {
+            throw new IllegalStateException("the store does not listen for settlement notices");
+        }
         try (Connection c = storePool.getConnection();
                 Statement s = c.createStatement()) {
             // Camel's own DDL; its create-if-missing probe fails on PostgreSQL (the failed probe aborts
@@ -124,8 +142,17 @@ public class JpaStoreBench {
     public void tearDown() {
         camel.stop();
         store.close();
+        notifiedStore.close();
+        silentStore.close();
         storePool.close();
         camelPool.close();
+        notifiedPool.close();
+        silentPool.close();
+    }
+
+    private static JpaStoreSettings notices(boolean on) {
+        return new JpaStoreSettings(
+                ConfigLookup.of(java.util.Map.of(JpaStoreSettings.NOTIFY_SETTLEMENTS, Boolean.toString(on))));
     }
 
     private static HikariDataSource pool(int size) {
@@ -239,6 +266,34 @@ public class JpaStoreBench {
         raw.complete.setString(4, key);
         raw.complete.setString(5, "owner");
         return raw.complete.executeUpdate();
+    }
+
+    /**
+     * The store's claim and complete, the complete sending its notice, which the store itself hears
+     * (it listens, as every node does once a duplicate waits).
+     */
+    @Benchmark
+    @Group("notices")
+    public boolean storeNotified() {
+        String key = newKey();
+        notifiedStore.claim(key, "owner", "fp", Duration.ofMinutes(1));
+        return notifiedStore.complete(key, "owner", OUTCOME, Duration.ofHours(1));
+    }
+
+    /** The same on a store with {@code idempotency.jpa.notify-settlements=false}, at the same time. */
+    @Benchmark
+    @Group("notices")
+    public boolean storeSilent() {
+        String key = newKey();
+        silentStore.claim(key, "owner", "fp", Duration.ofMinutes(1));
+        return silentStore.complete(key, "owner", OUTCOME, Duration.ofHours(1));
+    }
+
+    /** Raw JDBC: INSERT, then the fenced UPDATE, autocommitted, at the same time. */
+    @Benchmark
+    @Group("notices")
+    public int rawPair(Raw raw) throws SQLException {
+        return rawInsertThenUpdate(raw);
     }
 
     private static int insert(Raw raw, String key) throws SQLException {

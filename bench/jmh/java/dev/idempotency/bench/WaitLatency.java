@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * store: the waiter polls, as every waiter did before the wake-up existed).
  *
  * <pre>
- *   bash bench/wait-latency.sh [trials] [stores] [hold ms]   # default 200 trials; memory,jpa,redis; 40 ms
+ *   bash bench/wait-latency.sh [trials] [stores] [hold ms]   # default 200 trials; memory,jpa,jpa-notify,redis; 40 ms
  * </pre>
  *
  * Each trial: the owner claims a new key, the waiter starts and waits, the owner completes 40 ms (the
@@ -58,7 +58,7 @@ public final class WaitLatency {
 
     public static void main(String[] args) throws Exception {
         int trials = args.length > 0 ? Integer.parseInt(args[0]) : 200;
-        String[] stores = (args.length > 1 ? args[1] : "memory,jpa,redis").split(",");
+        String[] stores = (args.length > 1 ? args[1] : "memory,jpa,jpa-notify,redis").split(",");
         holdMillis = args.length > 2 ? Long.parseLong(args[2]) : 40;
         ExecutorService pool = Executors.newCachedThreadPool();
         try {
@@ -127,7 +127,7 @@ public final class WaitLatency {
     private static void print(Result r) {
         long[] n = r.nanos;
         System.out.printf(
-                "store=%-7s owner=%s hold=%d ms trials=%d p50=%.2f ms p99=%.2f ms store-calls-per-waiting-second=%.1f%n",
+                "store=%-10s owner=%s hold=%d ms trials=%d p50=%.2f ms p99=%.2f ms store-calls-per-waiting-second=%.1f%n",
                 r.store,
                 r.placement,
                 holdMillis,
@@ -170,20 +170,23 @@ public final class WaitLatency {
                         RedisStoreSettings.URI, "redis://127.0.0.1:6379/15",
                         RedisStoreSettings.KEY_PREFIX, "bench-wait:")));
                 return new Opened(redis, redis::close);
-            case "jpa":
+            case "jpa", "jpa-notify":
                 HikariConfig config = new HikariConfig();
                 config.setJdbcUrl(TestServices.postgresUrl());
                 config.setUsername("postgres");
                 config.setMaximumPoolSize(8);
                 HikariDataSource pool = new HikariDataSource(config);
                 JpaIdempotencyStore jpa = JpaIdempotencyStore.resourceLocal(
-                        pool, new JpaStoreSettings(ConfigLookup.none()), Clock.systemUTC());
+                        pool,
+                        new JpaStoreSettings(ConfigLookup.of(Map.of(
+                                JpaStoreSettings.NOTIFY_SETTLEMENTS, Boolean.toString(name.equals("jpa-notify"))))),
+                        Clock.systemUTC());
                 return new Opened(jpa, () -> {
                     jpa.close();
                     pool.close();
                 });
             default:
-                throw new IllegalArgumentException("unknown store " + name + " (memory, jpa, redis)");
+                throw new IllegalArgumentException("unknown store " + name + " (memory, jpa, jpa-notify, redis)");
         }
     }
 }

@@ -33,6 +33,13 @@ interface Connections {
     <T> T joined(Work<T> work, String operation) throws SQLException;
 
     /**
+     * A connection of the data source that the caller keeps for as long as it needs and then closes:
+     * the one the PostgreSQL settlement notices are received on ({@link SettlementNotices}). Called on
+     * a thread of the store's own, which has no transaction, so the connection is enlisted in none.
+     */
+    Connection kept() throws SQLException;
+
+    /**
      * Runs {@code work} on a connection of {@code dataSource} in autocommit; a connection that a pool
      * hands out with autocommit off is switched on for the work and back after.
      */

@@ -1,6 +1,7 @@
 package dev.idempotency.internal.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
+import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 
@@ -24,5 +25,10 @@ final class DataSourceConnections implements Connections {
                 + "' is configured for the joined transaction mode, but this JPA store runs on a plain data source"
                 + " without a transaction manager, so it has no caller's transaction to join. Set '"
                 + JpaStoreSettings.TRANSACTION + "' to separate, or run the store in a Jakarta EE container (JTA).");
+    }
+
+    @Override
+    public Connection kept() throws SQLException {
+        return dataSource.getConnection();
     }
 }

@@ -38,12 +38,21 @@ import javax.sql.DataSource;
  * joined} it runs in the caller's transaction (on PostgreSQL the claim under a savepoint, sent as one
  * statement). Lock waits are bounded ({@link StatementWatchdog}), transient faults of complete and
  * release retried up to {@code settle-patience}, other failures are {@link
- * IdempotencyStoreUnavailableException}. The design, per dialect: docs/jpa-store.md.
+ * IdempotencyStoreUnavailableException}. On PostgreSQL with {@code idempotency.jpa.notify-settlements},
+ * complete and release also send the key on {@value #CHANNEL} in the same statement, and waiting
+ * duplicates on every node hear it ({@link #notifySettlements}). The design, per dialect:
+ * docs/jpa-store.md.
  */
 public final class JpaIdempotencyStore implements IdempotencyStore {
 
     /** The table name. */
     public static final String TABLE = "idempotency_record";
+
+    /**
+     * The PostgreSQL channel on which complete and release send the key they settled: the table's name
+     * and {@code _settled}.
+     */
+    public static final String CHANNEL = TABLE + "_settled";
 
     private static final System.Logger LOG = System.getLogger(JpaIdempotencyStore.class.getName());
     private static final int ATTEMPTS = 5;
@@ -78,19 +87,32 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private final String takeoverSql;
     private final String completeSql;
     private final String releaseSql;
+    /** The fenced DELETE without a notice: an operator's delete of a COMPLETED record settles nothing. */
+    private final String deleteSql;
+
     private final String renewSql;
     private final String purgeSelectSql;
     /** The operation whose records this view serves ({@link #forOperation}); {@code null} for none. */
     private final String operation;
+    /** Whether {@link #completeSql} and {@link #releaseSql} send a notice ({@link Dialect#notifying}). */
+    private final boolean notifying;
+    /** The listening side of the notices; {@code null} where this node cannot listen. Shared by the views. */
+    private final SettlementNotices notices;
 
-    JpaIdempotencyStore(Connections connections, Dialect dialect, JpaStoreSettings settings, Clock clock) {
+    JpaIdempotencyStore(
+            Connections connections,
+            Dialect dialect,
+            JpaStoreSettings settings,
+            Clock clock,
+            SettlementNotices notices) {
         this(
                 connections,
                 dialect,
                 settings,
                 clock,
                 null,
-                dialect.boundsByCancelling() ? new StatementWatchdog(settings.lockTimeout()) : null);
+                dialect.boundsByCancelling() ? new StatementWatchdog(settings.lockTimeout()) : null,
+                notices);
     }
 
     private JpaIdempotencyStore(
@@ -99,9 +121,11 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             JpaStoreSettings settings,
             Clock clock,
             String operation,
-            StatementWatchdog watchdog) {
+            StatementWatchdog watchdog,
+            SettlementNotices notices) {
         this.operation = operation;
         this.watchdog = watchdog;
+        this.notices = notices;
         this.connections = connections;
         this.dialect = dialect;
         this.settings = settings;
@@ -116,9 +140,12 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         this.takeoverSql = "UPDATE " + TABLE + " SET status = ?, owner_token = ?, fingerprint = ?, expires_at = ?,"
                 + " outcome = NULL, created_at = ?, updated_at = ? WHERE idem_key = ? AND expires_at <= ?"
                 + databaseNowBound(dialect);
-        this.completeSql =
+        this.notifying = notifies(dialect, settings);
+        String complete =
                 "UPDATE " + TABLE + " SET status = ?, expires_at = ?, outcome = ?, updated_at = ? WHERE " + fence;
-        this.releaseSql = "DELETE FROM " + TABLE + " WHERE " + fence;
+        this.deleteSql = "DELETE FROM " + TABLE + " WHERE " + fence;
+        this.completeSql = notifying ? dialect.notifying(complete) : complete;
+        this.releaseSql = notifying ? dialect.notifying(deleteSql) : deleteSql;
         this.renewSql = "UPDATE " + TABLE + " SET expires_at = CASE WHEN expires_at < ? THEN ? ELSE expires_at END,"
                 + " updated_at = ? WHERE " + fence;
         this.purgeSelectSql =
@@ -159,14 +186,41 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     + " database (" + dialect.configName() + "): " + notJoinableReason(dialect)
                     + " Set it to separate.");
         }
-        JpaIdempotencyStore store = new JpaIdempotencyStore(connections, dialect, settings, clock);
+        SettlementNotices notices =
+                notifies(dialect, settings) && listenable(connections) ? new SettlementNotices(connections) : null;
+        JpaIdempotencyStore store = new JpaIdempotencyStore(connections, dialect, settings, clock, notices);
         store.probe();
         return store;
     }
 
-    /** Closes nothing: the data source belongs to its owner. Kept for symmetry with other stores. */
+    /** Whether complete and release send notices: on PostgreSQL, when switched on. */
+    private static boolean notifies(Dialect dialect, JpaStoreSettings settings) {
+        return dialect.notifiesSettlements() && settings.notifySettlements();
+    }
+
+    /** Whether this node can listen for notices: see {@link SettlementNotices#reachable}. */
+    private static boolean listenable(Connections connections) {
+        try {
+            return connections.separate(SettlementNotices::reachable);
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "settlement notices unavailable, waiters poll: {0}", e.toString());
+            return false;
+        }
+    }
+
+    /**
+     * Stops listening for settlement notices, if this store listens, and closes its connection. The data
+     * source belongs to its owner.
+     */
     public void close() {
-        // The store holds no resources of its own.
+        if (notices != null) {
+            notices.close();
+        }
+    }
+
+    /** Where this store hears settlement notices ({@link #notifySettlements}); {@code null} where it does not. */
+    SettlementNotices notices() {
+        return notices;
     }
 
     /** The database dialect in use. */
@@ -184,7 +238,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     @Override
     public IdempotencyStore forOperation(String operation) {
         settings.mode(operation); // an invalid per-operation key fails now, at deployment
-        return new JpaIdempotencyStore(connections, dialect, settings, clock, operation, watchdog);
+        return new JpaIdempotencyStore(connections, dialect, settings, clock, operation, watchdog, notices);
     }
 
     @Override
@@ -421,7 +475,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                         ps.setBytes(3, done.outcome());
                         ps.setLong(4, now.toEpochMilli());
                         bindFence(ps, 5, expected);
-                        return bounded(ps, ps::executeUpdate) == 1;
+                        return settled(ps);
                     }
                 },
                 c -> {
@@ -442,7 +496,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 c -> {
                     try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
                         bindFence(ps, 1, expected);
-                        return bounded(ps, ps::executeUpdate) == 1;
+                        return settled(ps);
                     }
                 },
                 null);
@@ -556,6 +610,35 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     }
 
     /**
+     * Runs a fenced complete or release: whether it changed the row. Where it sends a notice it is a
+     * query with one row per changed row ({@link Dialect#notifying}); the key is unique, so at most one.
+     */
+    private boolean settled(PreparedStatement ps) throws SQLException {
+        if (!notifying) {
+            return bounded(ps, ps::executeUpdate) == 1;
+        }
+        try (ResultSet rs = bounded(ps, ps::executeQuery)) {
+            return rs.next();
+        }
+    }
+
+    /**
+     * Tells {@code listener} the keys that complete and release settle on any node, from PostgreSQL's
+     * notices on {@value #CHANNEL} ({@link SettlementNotices}): the first call starts listening, on one
+     * connection of the data source kept for it and a daemon thread. False (waiters poll) on other
+     * databases, where {@code idempotency.jpa.notify-settlements} is false, and where the data source's
+     * connections do not unwrap to the PostgreSQL driver's.
+     */
+    @Override
+    public boolean notifySettlements(java.util.function.Consumer<String> listener) {
+        if (notices == null) {
+            return false;
+        }
+        notices.subscribe(listener);
+        return true;
+    }
+
+    /**
      * Deletes the COMPLETED row made by {@code owner}'s claim with one fenced DELETE ({@code WHERE
      * idem_key = ? AND owner = ? AND status = 'COMPLETED'}, the SQL form of {@link
      * RecordLifecycle#isCompletedBy}). Always in a transaction of its own: it is an operator's repair,
@@ -571,7 +654,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         }
         try {
             return connections.separate(c -> {
-                try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                try (PreparedStatement ps = c.prepareStatement(deleteSql)) {
                     bindFence(ps, 1, expected);
                     return bounded(ps, ps::executeUpdate) == 1;
                 }
@@ -683,7 +766,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 }
                 try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
                     bindFence(ps, 1, expectedClaim(key, "startup-probe"));
-                    if (bounded(ps, ps::executeUpdate) != 1) {
+                    if (!settled(ps)) {
                         throw new SQLException("the probe's claim could not be released");
                     }
                 }

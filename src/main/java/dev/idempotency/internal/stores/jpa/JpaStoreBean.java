@@ -8,6 +8,7 @@ import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -127,6 +128,20 @@ public class JpaStoreBean implements IdempotencyStore {
     @Override
     public int purgeExpired(int max) {
         return store().purgeExpired(max);
+    }
+
+    @Override
+    public boolean notifySettlements(java.util.function.Consumer<String> listener) {
+        return store().notifySettlements(listener);
+    }
+
+    /** Stops the store's listening for settlement notices, when the application stops. */
+    @PreDestroy
+    void stop() {
+        JpaIdempotencyStore s = store;
+        if (s != null) {
+            s.close();
+        }
     }
 
     /**
@@ -253,10 +268,13 @@ public class JpaStoreBean implements IdempotencyStore {
                 joinedKeys(config, settings));
         LOG.log(
                 Level.INFO,
-                "JPA idempotency store on {0} ({1}), default transaction mode {2}",
+                "JPA idempotency store on {0} ({1}), default transaction mode {2}, {3}",
                 name,
                 s.dialectName(),
-                settings.defaultMode());
+                settings.defaultMode(),
+                s.notices() != null
+                        ? "settlement notices on channel " + JpaIdempotencyStore.CHANNEL
+                        : "no settlement notices (waiters poll)");
         return s;
     }
 

@@ -31,6 +31,11 @@ public final class JpaStoreSettings {
      * operation ran").
      */
     public static final String SETTLE_PATIENCE = "idempotency.jpa.settle-patience";
+    /**
+     * Whether complete and release send PostgreSQL notices that wake duplicates waiting on other nodes
+     * ({@code pg_notify} on {@link JpaIdempotencyStore#CHANNEL}); PostgreSQL only.
+     */
+    public static final String NOTIFY_SETTLEMENTS = "idempotency.jpa.notify-settlements";
 
     /** Default of {@link #DATASOURCE}: the platform's default data source. */
     public static final String DEFAULT_DATASOURCE = "java:comp/DefaultDataSource";
@@ -42,6 +47,8 @@ public final class JpaStoreSettings {
     public static final Duration DEFAULT_CLAIM_GRACE = Duration.ofHours(1);
     /** Default of {@link #SETTLE_PATIENCE}. */
     public static final Duration DEFAULT_SETTLE_PATIENCE = Duration.ofMinutes(2);
+    /** Default of {@link #NOTIFY_SETTLEMENTS}. */
+    public static final boolean DEFAULT_NOTIFY_SETTLEMENTS = false;
 
     private final ConfigLookup settings;
     private final TransactionMode defaultMode;
@@ -49,6 +56,7 @@ public final class JpaStoreSettings {
     private final Duration claimGrace;
     private final Duration settlePatience;
     private final boolean createTable;
+    private final boolean notifySettlements;
     private final Map<String, TransactionMode> modes = new ConcurrentHashMap<>();
 
     /**
@@ -72,6 +80,7 @@ public final class JpaStoreSettings {
         this.settlePatience = settings.duration(SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE);
         // Read now, though only a missing table consults it, so that a bad value fails the deployment.
         this.createTable = settings.bool(CREATE_TABLE, true);
+        this.notifySettlements = settings.bool(NOTIFY_SETTLEMENTS, DEFAULT_NOTIFY_SETTLEMENTS);
     }
 
     /** The data source's JNDI name. */
@@ -126,6 +135,11 @@ public final class JpaStoreSettings {
     /** Whether to create the table when missing (default true). */
     public boolean createTable() {
         return createTable;
+    }
+
+    /** Whether complete and release send settlement notices where the database can (default true). */
+    public boolean notifySettlements() {
+        return notifySettlements;
     }
 
     /** The configured dialect name, if any. */

@@ -98,4 +98,9 @@ final class JtaConnections implements Connections {
             this.sql = sql;
         }
     }
+
+    @Override
+    public Connection kept() throws SQLException {
+        return dataSource.getConnection();
+    }
 }

@@ -66,4 +66,9 @@ final class CallerTransactions implements Connections {
         }
         return work.run(c);
     }
+
+    @Override
+    public Connection kept() throws SQLException {
+        return dataSource.getConnection();
+    }
 }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * is one INSERT; a duplicate is that same statement and, where the database cannot return the
  * existing row from it, one plain SELECT; no call ever takes a row lock with {@code FOR UPDATE}, and
  * a poll of an IN_PROGRESS key writes nothing; complete is one fenced UPDATE and release one fenced
- * DELETE, without a read.
+ * DELETE, without a read (on PostgreSQL with {@code idempotency.jpa.notify-settlements}, the settlement
+ * notice in the same statement).
  */
 @Tag("services")
 class JpaStoreSqlTest {
@@ -37,17 +38,27 @@ class JpaStoreSqlTest {
 
     @Test
     void postgresql() {
-        check(() -> TestDatabases.postgres(TestDatabases.TEST_SCHEMA), "on conflict (idem_key) do nothing", 1);
+        check(() -> TestDatabases.postgres(TestDatabases.TEST_SCHEMA), "on conflict (idem_key) do nothing", 1, false);
+    }
+
+    /** With settlement notices on, complete and release send them in their own statement: no round trip more. */
+    @Test
+    void postgresqlWithSettlementNotices() {
+        check(() -> TestDatabases.postgres(TestDatabases.TEST_SCHEMA), "on conflict (idem_key) do nothing", 1, true);
     }
 
     @Test
     void mariadb() {
-        check(() -> TestDatabases.mariadb(TestDatabases.TEST_SCHEMA), "insert ignore into idempotency_record", 2);
+        check(
+                () -> TestDatabases.mariadb(TestDatabases.TEST_SCHEMA),
+                "insert ignore into idempotency_record",
+                2,
+                false);
     }
 
     @Test
     void h2() {
-        check(() -> TestDatabases.h2("sql"), "insert into idempotency_record", 2);
+        check(() -> TestDatabases.h2("sql"), "insert into idempotency_record", 2, false);
     }
 
     /**
@@ -119,7 +130,11 @@ class JpaStoreSqlTest {
             TestDatabases.Joined joined = TestDatabases.joined(
                     recording.dataSource,
                     new MutableClock(),
-                    Map.of(JpaStoreSettings.TRANSACTION + "." + operation, "joined"));
+                    Map.of(
+                            JpaStoreSettings.TRANSACTION + "." + operation,
+                            "joined",
+                            JpaStoreSettings.NOTIFY_SETTLEMENTS,
+                            "true"));
             try {
                 IdempotencyStore store = joined.store().forOperation(operation);
                 String key = Hashing.sha256Hex("sql-test-joined-" + System.nanoTime());
@@ -137,7 +152,7 @@ class JpaStoreSqlTest {
                         .endsWith("; release savepoint idempotency_claim");
                 assertThat(store.complete(key, "owner-1", "done".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1)))
                         .isTrue();
-                assertOneFencedStatement(recording.take(), "update", "joined complete");
+                assertOneFencedStatement(recording.take(), "update", "joined complete", true);
                 joined.tx().commit();
                 recording.take();
 
@@ -157,11 +172,15 @@ class JpaStoreSqlTest {
         }
     }
 
-    private static void check(Supplier<HikariDataSource> db, String expectedInsert, int duplicateStatements) {
+    private static void check(
+            Supplier<HikariDataSource> db, String expectedInsert, int duplicateStatements, boolean notifies) {
         try (HikariDataSource ds = db.get()) {
             TestDatabases.Recording recording = new TestDatabases.Recording(ds);
             MutableClock clock = new MutableClock();
-            JpaIdempotencyStore store = TestDatabases.store(recording.dataSource, clock, Map.of());
+            JpaIdempotencyStore store = TestDatabases.store(
+                    recording.dataSource,
+                    clock,
+                    notifies ? Map.of(JpaStoreSettings.NOTIFY_SETTLEMENTS, "true") : Map.of());
             try {
                 String key = Hashing.sha256Hex("sql-test-" + System.nanoTime());
                 recording.take();
@@ -185,11 +204,11 @@ class JpaStoreSqlTest {
                 assertThat(store.complete(key, "owner-2", "done".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1)))
                         .as("another owner's complete is fenced")
                         .isFalse();
-                assertOneFencedStatement(recording.take(), "update", "complete by another owner");
+                assertOneFencedStatement(recording.take(), "update", "complete by another owner", notifies);
 
                 assertThat(store.complete(key, "owner-1", "done".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1)))
                         .isTrue();
-                assertOneFencedStatement(recording.take(), "update", "complete");
+                assertOneFencedStatement(recording.take(), "update", "complete", notifies);
 
                 assertThat(store.claim(key, "owner-3", "fp", Duration.ofMinutes(1))
                                 .claimed())
@@ -204,7 +223,7 @@ class JpaStoreSqlTest {
                         .isTrue();
                 recording.take();
                 assertThat(store.release(released, "owner-4")).isTrue();
-                assertOneFencedStatement(recording.take(), "delete", "release");
+                assertOneFencedStatement(recording.take(), "delete", "release", notifies);
 
                 String ended = Hashing.sha256Hex("sql-test-takeover-" + System.nanoTime());
                 store.claim(ended, "owner-5", "fp", Duration.ofSeconds(1));
@@ -233,16 +252,25 @@ class JpaStoreSqlTest {
         }
     }
 
-    /** Exactly one statement of {@code verb}, fenced by key, owner and status: no read, no lock, no commit. */
-    private static void assertOneFencedStatement(List<String> sql, String verb, String call) {
+    /**
+     * Exactly one statement of {@code verb}, fenced by key, owner and status: no read, no lock, no commit.
+     * Where it {@code notifies} (PostgreSQL), the same statement sends the settled key on the channel.
+     */
+    private static void assertOneFencedStatement(List<String> sql, String verb, String call, boolean notifies) {
         List<String> statements = lower(sql);
         assertThat(statements).as("SQL of " + call).hasSize(1);
         assertThat(statements.get(0))
                 .as("SQL of " + call)
-                .startsWith(verb)
+                .startsWith(notifies ? "with settled as (" + verb : verb)
                 .contains("idem_key")
                 .contains("owner_token")
                 .contains("status");
+        if (notifies) {
+            assertThat(statements.get(0))
+                    .as("SQL of " + call)
+                    .endsWith(
+                            "returning idem_key) select pg_notify('idempotency_record_settled', idem_key) from settled");
+        }
     }
 
     private static List<String> lower(List<String> sql) {
