@@ -136,6 +136,7 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     private final Runnable onClose;
     private final RecordSet records;
     private final ForkChannel channel;
+    private final VerifyingRaft protocol;
     private final RaftHandle raft;
 
     /** Requests sent to the leader, by operation ("claim", "complete", "read", ...). */
@@ -191,17 +192,18 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         JChannel main = jgroups.getChannel();
         String stack = "idempotency-" + options.name();
         // VerifyingRaft, not RAFT: see there for the defect of jgroups-raft's follower that it closes.
-        RAFT protocol = new VerifyingRaft()
-                .raftId(options.raftId())
+        protocol = new VerifyingRaft();
+        protocol.raftId(options.raftId())
                 .members(options.members())
                 .logClass(FileBasedLog.class.getName())
                 .logDir(options.stateDir().toAbsolutePath().toString())
                 .logPrefix(stack + "-" + options.raftId().replaceAll("[^A-Za-z0-9._-]", "_"))
                 .maxLogSize(MAX_LOG_BYTES)
                 // Not send_commits_immediately: measured, it floods the leader's processing queue
-                // (11 claims/s on one thread instead of 1,200, "processing queue is full" with 16).
-                // Followers learn of a commit with the next append or heartbeat instead; their own
-                // copies serve only answers a stale copy cannot get wrong (see claim).
+                // ("processing queue is full" with 16 callers). VerifyingRaft's leader tells followers
+                // of a commit once it has nothing queued instead, so that their copies follow the
+                // leader's within a round trip. The copies serve only answers a stale copy cannot get
+                // wrong (see claim).
                 .logUseFsync(options.fsync());
         try {
             // ELECTION, as Infinispan's own RAFT channels use, not ELECTION2: a member's RAFT stack is a
@@ -254,6 +256,11 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
         Address leader = raft.leader();
         View v = channel.getView();
         return leader != null && v != null && v.containsMember(leader);
+    }
+
+    /** This member's RAFT protocol, for tests and benchmarks. */
+    VerifyingRaft protocol() {
+        return protocol;
     }
 
     /** This member's own copy of a key's record, without asking the leader (it may lag). */
