@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,6 +32,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import javax.naming.InitialContext;
@@ -139,6 +141,9 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     private final VerifyingRaft protocol;
     private final RaftHandle raft;
 
+    /** Told the keys of the claims settled on any member ({@link #notifySettlements}). */
+    private final List<Consumer<String>> settledListeners = new CopyOnWriteArrayList<>();
+
     /** Requests sent to the leader, by operation ("claim", "complete", "read", ...). */
     private final Map<String, LongAdder> sent = new ConcurrentHashMap<>();
 
@@ -201,9 +206,9 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
                 .maxLogSize(MAX_LOG_BYTES)
                 // Not send_commits_immediately: measured, it floods the leader's processing queue
                 // ("processing queue is full" with 16 callers). VerifyingRaft's leader tells followers
-                // of a commit once it has nothing queued instead, so that their copies follow the
-                // leader's within a round trip. The copies serve only answers a stale copy cannot get
-                // wrong (see claim).
+                // of a commit once it has nothing queued instead, so that their copies, and the waiters
+                // their notices wake (notifySettlements), follow the leader within a round trip. The
+                // copies serve only answers a stale copy cannot get wrong (see claim).
                 .logUseFsync(options.fsync());
         try {
             // ELECTION, as Infinispan's own RAFT channels use, not ELECTION2: a member's RAFT stack is a
@@ -298,6 +303,30 @@ public final class InfinispanClusterStore implements IdempotencyStore, AutoClose
     public IdempotencyStore forOperation(String operation) {
         options.joined().test(operation); // an invalid per-operation key fails now, at deployment
         return new OperationStore(operation);
+    }
+
+    /**
+     * Tells {@code listener} the key of each claim that a complete or release of any member settled,
+     * as this member applies the command: on the leader as it commits, on a follower a round trip
+     * later ({@link VerifyingRaft#promptCommits}). Called on RAFT's applying thread; the log this
+     * member replayed as it started is not told.
+     */
+    @Override
+    public boolean notifySettlements(Consumer<String> listener) {
+        settledListeners.add(listener);
+        records.onSettled(this::settled);
+        return true;
+    }
+
+    private void settled(String key) {
+        for (Consumer<String> l : settledListeners) {
+            try {
+                l.accept(key);
+            } catch (RuntimeException e) {
+                // A listener that breaks its contract; the others are still told.
+                LOG.log(System.Logger.Level.DEBUG, "a settlement listener failed", e);
+            }
+        }
     }
 
     @Override
