@@ -81,7 +81,7 @@ public final class ClusterScaling {
     }
 
     /** Guarded calls per second with {@code callers} threads for {@code seconds}. */
-    private static double run(InfinispanRaftStore store, int callers, int seconds) throws InterruptedException {
+    static double run(InfinispanRaftStore store, int callers, int seconds) throws InterruptedException {
         LongAdder calls = new LongAdder();
         LongAdder failures = new LongAdder();
         AtomicBoolean stop = new AtomicBoolean();

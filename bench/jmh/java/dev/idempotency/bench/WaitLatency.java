@@ -16,6 +16,10 @@ import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.DelegatingStore;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.internal.stores.infinispan.ClusterNodes;
+import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanLocalStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import dev.idempotency.internal.stores.jpa.JpaIdempotencyStore;
 import dev.idempotency.internal.stores.jpa.JpaStoreSettings;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
@@ -24,28 +28,36 @@ import dev.idempotency.internal.stores.redis.RedisStores;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * A waiting duplicate ({@code onInProgress = WAIT}): how long after the owner's completion it replays,
  * and how often it asks the store while it waits. Two placements per store, side by side: the owner on
- * the waiter's node (its engine wakes the waiter) and on another node (another engine on the same
- * store: the waiter polls, as every waiter did before the wake-up existed).
+ * the waiter's node (its engine wakes the waiter) and on another node (another engine: on the same
+ * store, or for {@code infinispan-cluster} on another member of a three-member cluster in this JVM,
+ * both followers, JGroups ports 7883-7885). {@code infinispan} (a local cache) has the first only.
  *
  * <pre>
- *   bash bench/wait-latency.sh [trials] [stores] [hold ms]   # default 200 trials; memory,jpa,jpa-notify,redis; 40 ms
+ *   bash bench/wait-latency.sh [trials] [stores] [hold ms] [notices]
+ *   # default 200 trials; memory,jpa,jpa-notify,redis; 40 ms; on
  * </pre>
  *
  * Each trial: the owner claims a new key, the waiter starts and waits, the owner completes 40 ms (the
- * hold) later.
- * Printed per store and placement: p50 and p99 of completion-to-replay, and the waiter's store calls per
- * second of waiting.
+ * hold) later. {@code notices}: {@code on}, {@code off} (the store's settlement notices are not used:
+ * {@code notifySettlements} answers false, and the cluster's leader does not tell followers of
+ * commits at once, as before either existed) or {@code both}, off then on for each store.
+ * Printed per store, setting and placement: p50 and p99 of completion-to-replay, and the waiter's
+ * store calls per second of waiting.
  */
 public final class WaitLatency {
 
@@ -60,17 +72,32 @@ public final class WaitLatency {
         int trials = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         String[] stores = (args.length > 1 ? args[1] : "memory,jpa,jpa-notify,redis").split(",");
         holdMillis = args.length > 2 ? Long.parseLong(args[2]) : 40;
+        String notices = args.length > 3 ? args[3] : "on";
+        List<Boolean> settings = switch (notices) {
+            case "on" -> List.of(true);
+            case "off" -> List.of(false);
+            case "both" -> List.of(false, true);
+            default -> throw new IllegalArgumentException("notices: on, off or both, not " + notices);
+        };
         ExecutorService pool = Executors.newCachedThreadPool();
         try {
             for (String name : stores) {
                 try (Opened opened = open(name)) {
-                    Counting counting = new Counting(opened.store);
-                    IdempotencyEngine waiterNode = engine(counting);
-                    IdempotencyEngine otherNode = engine(opened.store);
-                    run(name, "same node ", waiterNode, waiterNode, counting, trials / 4, pool); // warm-up
-                    run(name, "other node", otherNode, waiterNode, counting, trials / 4, pool);
-                    print(run(name, "same node ", waiterNode, waiterNode, counting, trials, pool));
-                    print(run(name, "other node", otherNode, waiterNode, counting, trials, pool));
+                    for (boolean on : settings) {
+                        opened.notices.accept(on);
+                        Counting counting = new Counting(opened.store, on);
+                        IdempotencyEngine waiterNode = engine(counting);
+                        IdempotencyEngine otherNode = opened.other == null ? null : engine(opened.other);
+                        String label = name + " notices=" + (on ? "on " : "off");
+                        run(label, "same node ", waiterNode, waiterNode, counting, trials / 4, pool); // warm-up
+                        if (otherNode != null) {
+                            run(label, "other node", otherNode, waiterNode, counting, trials / 4, pool);
+                        }
+                        print(run(label, "same node ", waiterNode, waiterNode, counting, trials, pool));
+                        if (otherNode != null) {
+                            print(run(label, "other node", otherNode, waiterNode, counting, trials, pool));
+                        }
+                    }
                 }
             }
         } finally {
@@ -127,7 +154,7 @@ public final class WaitLatency {
     private static void print(Result r) {
         long[] n = r.nanos;
         System.out.printf(
-                "store=%-10s owner=%s hold=%d ms trials=%d p50=%.2f ms p99=%.2f ms store-calls-per-waiting-second=%.1f%n",
+                "store=%-30s owner=%s hold=%d ms trials=%d p50=%.2f ms p99=%.2f ms store-calls-per-waiting-second=%.1f%n",
                 r.store,
                 r.placement,
                 holdMillis,
@@ -137,12 +164,19 @@ public final class WaitLatency {
                 r.callsPerWaitingSecond);
     }
 
-    /** Counts the waiter's claims. */
+    /** Counts the waiter's claims; with notices off, tells the engine that the store sends none. */
     private static final class Counting extends DelegatingStore {
         final AtomicLong claims = new AtomicLong();
+        private final boolean notices;
 
-        Counting(IdempotencyStore store) {
+        Counting(IdempotencyStore store, boolean notices) {
             super(store);
+            this.notices = notices;
+        }
+
+        @Override
+        public boolean notifySettlements(Consumer<String> listener) {
+            return notices && super.notifySettlements(listener);
         }
 
         @Override
@@ -152,7 +186,20 @@ public final class WaitLatency {
         }
     }
 
-    private record Opened(IdempotencyStore store, AutoCloseable resources) implements AutoCloseable {
+    /**
+     * @param store the waiter's node's store
+     * @param other the store of another node's engine: the same store, or another member's; {@code null}
+     *     when the store has no other node (a local cache)
+     * @param notices turns what notices need in the store on or off (the cluster's prompt commits)
+     */
+    private record Opened(
+            IdempotencyStore store, IdempotencyStore other, Consumer<Boolean> notices, AutoCloseable resources)
+            implements AutoCloseable {
+
+        Opened(IdempotencyStore store, AutoCloseable resources) {
+            this(store, store, on -> {}, resources);
+        }
+
         @Override
         public void close() throws Exception {
             if (resources != null) {
@@ -185,8 +232,47 @@ public final class WaitLatency {
                     jpa.close();
                     pool.close();
                 });
+            case "infinispan":
+                var local = (InfinispanLocalStore) InfinispanStores.start(
+                        ConfigLookup.none(), new Properties(), WaitLatency.class.getClassLoader());
+                return new Opened(local, null, on -> {}, local::close);
+            case "infinispan-cluster":
+                return openCluster();
             default:
-                throw new IllegalArgumentException("unknown store " + name + " (memory, jpa, jpa-notify, redis)");
+                throw new IllegalArgumentException(
+                        "unknown store " + name + " (memory, jpa, jpa-notify, redis, infinispan, infinispan-cluster)");
+        }
+    }
+
+    /** Three members in this JVM; the waiter on a follower, the other node's owner on the other follower. */
+    private static Opened openCluster() {
+        List<Integer> ports = List.of(TestServices.port(7883), TestServices.port(7884), TestServices.port(7885));
+        ClusterNodes cluster = new ClusterNodes("wait-latency", ports, Map.of());
+        InfinispanRaftStore[] members = new InfinispanRaftStore[ports.size()];
+        AutoCloseable stop = () -> {
+            for (int i = members.length - 1; i >= 0; i--) {
+                if (members[i] != null) {
+                    members[i].close();
+                }
+            }
+        };
+        try {
+            for (int i = 0; i < members.length; i++) {
+                members[i] = cluster.start(ports.get(i));
+            }
+            ClusterNodes.awaitLeader(Duration.ofSeconds(60), members);
+            List<InfinispanRaftStore> followers = Stream.of(members)
+                    .filter(m -> !m.raftId().equals(m.leader()))
+                    .toList();
+            return new Opened(
+                    followers.get(1), followers.get(0), on -> ClusterNodes.promptCommits(on, members), stop);
+        } catch (Exception | Error e) {
+            try {
+                stop.close();
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new IllegalStateException("the Infinispan cluster did not start: " + e, e);
         }
     }
 }

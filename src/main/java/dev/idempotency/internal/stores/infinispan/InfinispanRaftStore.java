@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,6 +34,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import javax.naming.InitialContext;
@@ -138,7 +140,11 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     private final Runnable onClose;
     private final RecordSet records;
     private final ForkChannel channel;
+    private final VerifyingRaft protocol;
     private final RaftHandle raft;
+
+    /** Told the keys of the claims settled on any member ({@link #notifySettlements}). */
+    private final List<Consumer<String>> settledListeners = new CopyOnWriteArrayList<>();
 
     /** Requests sent to the leader, by operation ("claim", "complete", "read", ...). */
     private final Map<String, LongAdder> sent = new ConcurrentHashMap<>();
@@ -193,16 +199,17 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         JChannel main = jgroups.getChannel();
         String stack = "idempotency-" + options.name();
         // VerifyingRaft, not RAFT: see there for the defect of jgroups-raft's follower that it closes.
-        RAFT protocol = new VerifyingRaft()
-                .raftId(options.raftId())
+        protocol = new VerifyingRaft();
+        protocol.raftId(options.raftId())
                 .members(options.members())
                 .logClass(FileBasedLog.class.getName())
                 .logDir(options.stateDir().toAbsolutePath().toString())
                 .logPrefix(stack + "-" + options.raftId().replaceAll("[^A-Za-z0-9._-]", "_"))
                 .maxLogSize(MAX_LOG_BYTES)
                 // Not send_commits_immediately: measured, it floods the leader's processing queue
-                // (11 claims/s on one thread instead of 1,200, "processing queue is full" with 16).
-                // Followers learn of a commit with the next append or heartbeat instead; their own
+                // ("processing queue is full" with 16 callers). VerifyingRaft's leader tells followers
+                // of a commit once it has nothing queued instead, so that their copies, and the waiters
+                // their notices wake (notifySettlements), follow the leader within a round trip. The
                 // copies serve only answers a stale copy cannot get wrong (see claim).
                 .logUseFsync(options.fsync());
         try {
@@ -258,6 +265,11 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         return leader != null && v != null && v.containsMember(leader);
     }
 
+    /** This member's RAFT protocol, for tests and benchmarks. */
+    VerifyingRaft protocol() {
+        return protocol;
+    }
+
     /** This member's own copy of a key's record, without asking the leader (it may lag). */
     IdempotencyRecord localCopy(String key) {
         return records.local(key);
@@ -293,6 +305,30 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     public IdempotencyStore forOperation(String operation) {
         options.joined().test(operation); // an invalid per-operation key fails now, at deployment
         return new OperationStore(operation);
+    }
+
+    /**
+     * Tells {@code listener} the key of each claim that a complete or release of any member settled,
+     * as this member applies the command: on the leader as it commits, on a follower a round trip
+     * later ({@link VerifyingRaft#promptCommits}). Called on RAFT's applying thread; the log this
+     * member replayed as it started is not told.
+     */
+    @Override
+    public boolean notifySettlements(Consumer<String> listener) {
+        settledListeners.add(listener);
+        records.onSettled(this::settled);
+        return true;
+    }
+
+    private void settled(String key) {
+        for (Consumer<String> l : settledListeners) {
+            try {
+                l.accept(key);
+            } catch (RuntimeException e) {
+                // A listener that breaks its contract; the others are still told.
+                LOG.log(System.Logger.Level.DEBUG, "a settlement listener failed", e);
+            }
+        }
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.jgroups.raft.StateMachine;
 
 /**
@@ -40,9 +41,14 @@ import org.jgroups.raft.StateMachine;
  *   <li>{@link #local} reads this member's copy without RAFT. It may lag behind the leader by the
  *       commands not yet applied here; callers use it only where a stale answer cannot run an
  *       operation twice (a COMPLETED record is final until it expires).
+ *   <li>A command that ends a running claim (a complete, the commit of a prepared one, a release)
+ *       tells {@link #onSettled} its key once this member applied it. The notice changes nothing
+ *       here, so members stay alike whoever listens.
  * </ol>
  */
 final class RecordSet implements StateMachine {
+
+    private static final System.Logger LOG = System.getLogger(RecordSet.class.getName());
 
     private static final byte CLAIM = 1;
     private static final byte COMPLETE = 2;
@@ -83,6 +89,9 @@ final class RecordSet implements StateMachine {
     /** This member's clock: read only to answer {@link #time()}, never to decide a command. */
     private final Clock clock;
 
+    /** Told the key of each claim a command applied here settled ({@link #onSettled}); nobody by default. */
+    private volatile Consumer<String> settled = key -> {};
+
     /** A record set whose {@link #time()} answers from {@code clock}. */
     RecordSet(Clock clock) {
         this.clock = clock;
@@ -98,6 +107,16 @@ final class RecordSet implements StateMachine {
      * owner's IN_PROGRESS record, and goes when that record is replaced or removed.
      */
     private final Map<String, byte[]> prepared = new ConcurrentHashMap<>();
+
+    /**
+     * From now on, tells {@code listener} the key of each running claim that a command applied on this
+     * member completed or released, on RAFT's applying thread, after the record changed: the listener
+     * must be quick and must not throw (a throw is caught, so that the command is never applied twice).
+     * Commands applied before this call are not told, nor is the state a snapshot installs.
+     */
+    void onSettled(Consumer<String> listener) {
+        settled = listener;
+    }
 
     /** This member's copy of a key's record (live or not), without asking the cluster. */
     IdempotencyRecord local(String key) {
@@ -320,7 +339,11 @@ final class RecordSet implements StateMachine {
             case RELEASE -> {
                 String key = RecordCodec.readString(in);
                 String owner = RecordCodec.readString(in);
-                out.writeBoolean(removeIf(key, r -> RecordLifecycle.isOwnedBy(r, owner)));
+                boolean released = removeIf(key, r -> RecordLifecycle.isOwnedBy(r, owner));
+                if (released) {
+                    settled(key);
+                }
+                out.writeBoolean(released);
             }
             case DELETE -> {
                 String key = RecordCodec.readString(in);
@@ -433,6 +456,7 @@ final class RecordSet implements StateMachine {
         if (RecordLifecycle.isOwnedBy(existing, owner) && outcome != null) {
             store(key, RecordLifecycle.complete(existing, outcome, now, ttl));
             dropAside(key);
+            settled(key);
             return true;
         }
         return acceptOwn && RecordLifecycle.isCompletedBy(existing, owner);
@@ -499,6 +523,17 @@ final class RecordSet implements StateMachine {
     private static boolean isDead(IdempotencyRecord r, Instant now, Duration grace) {
         Instant end = r.status() == RecordStatus.IN_PROGRESS ? r.expiresAt().plus(grace) : r.expiresAt();
         return !end.isAfter(now);
+    }
+
+    /** Tells the listener that {@code key}'s claim was settled; never fails the command already applied. */
+    private void settled(String key) {
+        try {
+            settled.accept(key);
+        } catch (RuntimeException e) {
+            // A listener that breaks its contract: applying must go on (RAFT would apply the command
+            // again after a throw). The waiters it failed look at the store a little later anyway.
+            LOG.log(System.Logger.Level.DEBUG, "a settlement listener failed", e);
+        }
     }
 
     private boolean removeIf(String key, java.util.function.Predicate<IdempotencyRecord> test) {

@@ -91,6 +91,13 @@ public final class ClusterNodes {
                         .toList());
     }
 
+    /** Turns {@link VerifyingRaft#promptCommits} on or off in each store's RAFT protocol. */
+    public static void promptCommits(boolean on, InfinispanRaftStore... stores) {
+        for (InfinispanRaftStore s : stores) {
+            s.protocol().promptCommits(on);
+        }
+    }
+
     private static void deleteTree(Path dir) {
         if (!Files.exists(dir)) {
             return;

@@ -72,6 +72,38 @@ class RecordSetTest {
     }
 
     @Test
+    void onlyACommandThatEndsARunningClaimTellsTheSettlementListener() throws Exception {
+        List<String> told = new ArrayList<>();
+        members.onSettled(told::add);
+        claim("done", "a", T0);
+        apply(RecordSet.renew("done", "a", T0.plusSeconds(1), LEASE));
+        apply(RecordSet.complete("done", "b", new byte[] {1}, T0, TTL, false)); // not the owner
+        apply(RecordSet.complete("done", "a", new byte[] {1}, T0, TTL, false));
+        apply(RecordSet.complete("done", "a", new byte[] {1}, T0, TTL, true)); // a retry: already done
+        apply(RecordSet.delete("done", "a"));
+        claim("released", "a", T0);
+        apply(RecordSet.release("released", "b"));
+        apply(RecordSet.release("released", "a"));
+        apply(RecordSet.release("released", "a"));
+        claim("prepared", "a", T0);
+        apply(RecordSet.prepare("prepared", "a", new byte[] {2}, T0, TTL));
+        apply(RecordSet.commitPrepared("prepared", "a", T0, TTL, false));
+        apply(RecordSet.purge(T0.plus(TTL).plus(GRACE).plusSeconds(1), GRACE, 10));
+        assertThat(told).containsExactly("done", "released", "prepared");
+    }
+
+    @Test
+    void aListenerThatThrowsDoesNotFailTheCommand() throws Exception {
+        members.onSettled(key -> {
+            throw new IllegalStateException("a broken listener");
+        });
+        claim("k", "a", T0);
+        assertThat(RecordSet.booleanResult(apply(RecordSet.complete("k", "a", new byte[] {1}, T0, TTL, false))))
+                .isTrue();
+        assertThat(members.local("k").status()).isEqualTo(RecordStatus.COMPLETED);
+    }
+
+    @Test
     void aPreparedClaimHoldsItsKeyUntilItsTransactionEnds() throws Exception {
         claim("k", "a", T0);
         byte[] outcome = {1, 2, 3};
