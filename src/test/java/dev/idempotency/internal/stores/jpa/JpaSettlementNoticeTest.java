@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * Two nodes on one PostgreSQL database, each its own pool, store and engine: a duplicate waiting on
  * node B for a call running on node A is woken by the {@code pg_notify} that A's notifier sends once
  * A's completion (or release) committed, instead of looking at the table every 250 ms at most (the
- * engine's pause when the store sends notices). With {@code idempotency.jpa.notify-settlements=true}.
+ * engine's pause when the store sends notices). With {@code idempotency.jpa.notify-settlements} on, the default.
  * Also: many concurrent completions all arrive; the listening connection, terminated, is replaced; a
  * joined completion's notice leaves at the caller's commit, and none after a rollback; on other
  * databases there are no notices.
@@ -300,14 +300,31 @@ class JpaSettlementNoticeTest {
         }
     }
 
-    /** Off by default: a notifying commit takes a lock that serializes them (docs/performance.md). */
+    /**
+     * On by default on PostgreSQL; with {@code false} the store neither listens nor sends, and its
+     * statements carry no notice.
+     */
     @Test
-    void byDefaultThereAreNoNoticesAndTheStatementsSendNone() throws Exception {
+    void onByDefaultAndFalseSendsNone() throws Exception {
+        JpaIdempotencyStore byDefault = JpaIdempotencyStore.resourceLocal(
+                poolA, new JpaStoreSettings(dev.idempotency.spi.ConfigLookup.none()), Clock.systemUTC());
+        try {
+            assertThat(byDefault.notifier()).as("the default store's notifier").isNotNull();
+            assertThat(byDefault.notifySettlements(k -> {}))
+                    .as("the default store listens")
+                    .isTrue();
+        } finally {
+            byDefault.close();
+        }
         TestDatabases.Recording recording = new TestDatabases.Recording(poolA);
         JpaIdempotencyStore silent = JpaIdempotencyStore.resourceLocal(
-                recording.dataSource, new JpaStoreSettings(dev.idempotency.spi.ConfigLookup.none()), Clock.systemUTC());
+                recording.dataSource,
+                new JpaStoreSettings(
+                        dev.idempotency.spi.ConfigLookup.of(Map.of(JpaStoreSettings.NOTIFY_SETTLEMENTS, "false"))),
+                Clock.systemUTC());
         try {
             assertThat(silent.notifySettlements(k -> {})).isFalse();
+            assertThat(silent.notifier()).as("the silent store's notifier").isNull();
             String key = Hashing.sha256Hex("silent-" + UUID.randomUUID());
             silent.claim(key, "owner-1", "fp", Duration.ofMinutes(1));
             recording.take();
