@@ -51,10 +51,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       the store); the one-{@code INSERT} floor; and the same physical work in raw JDBC (INSERT, then
  *       the fenced UPDATE, each autocommitted);
  *   <li>{@code notices}: what PostgreSQL's settlement notices cost the owner: the store's claim and
- *       complete with {@code idempotency.jpa.notify-settlements=true} (each complete sends {@code
- *       pg_notify}, and the store listens, as a node with waiting duplicates does); the same with
- *       {@code false}; and the raw INSERT, then the fenced UPDATE. Only the first takes PostgreSQL's
- *       lock on notifying commits.
+ *       complete with {@code idempotency.jpa.notify-settlements=true} (each completion is handed to
+ *       the store's notifier thread, which sends the keys in batches, and the store listens, as a node
+ *       with waiting duplicates does); the same with {@code false}; and the raw INSERT, then the fenced
+ *       UPDATE. Only the notifier takes PostgreSQL's lock on notifying commits, once per batch.
  * </ul>
  *
  * <pre>bash bench/jpa-store.sh</pre>
@@ -100,7 +100,7 @@ public class JpaStoreBench {
         }
         storePool = pool(threads);
         camelPool = pool(threads);
-        notifiedPool = pool(threads + 1); // the listening store keeps one connection
+        notifiedPool = pool(threads + 2); // the store keeps one connection to listen and one to notify
         silentPool = pool(threads);
         store = JpaIdempotencyStore.resourceLocal(
                 storePool, new JpaStoreSettings(ConfigLookup.none()), Clock.systemUTC());
@@ -269,7 +269,7 @@ public class JpaStoreBench {
     }
 
     /**
-     * The store's claim and complete, the complete sending its notice, which the store itself hears
+     * The store's claim and complete, the complete's notice sent by the notifier, which the store itself hears
      * (it listens, as every node does once a duplicate waits).
      */
     @Benchmark

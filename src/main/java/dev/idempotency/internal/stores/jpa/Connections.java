@@ -33,6 +33,13 @@ interface Connections {
     <T> T joined(Work<T> work, String operation) throws SQLException;
 
     /**
+     * Runs {@code action} once the caller's active transaction, the one {@link #joined} works in, has
+     * committed, and never after a rollback: how a joined settlement's notice waits for the commit that
+     * makes it visible ({@link SettlementNotifier}). The action must be quick and must not throw.
+     */
+    void afterCommit(Runnable action);
+
+    /**
      * A connection of the data source that the caller keeps for as long as it needs and then closes:
      * the one the PostgreSQL settlement notices are received on ({@link SettlementNotices}). Called on
      * a thread of the store's own, which has no transaction, so the connection is enlisted in none.

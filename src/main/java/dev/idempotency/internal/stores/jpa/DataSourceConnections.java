@@ -28,6 +28,11 @@ final class DataSourceConnections implements Connections {
     }
 
     @Override
+    public void afterCommit(Runnable action) {
+        throw new IllegalStateException("no caller's transaction: a plain data source has no joined mode");
+    }
+
+    @Override
     public Connection kept() throws SQLException {
         return dataSource.getConnection();
     }

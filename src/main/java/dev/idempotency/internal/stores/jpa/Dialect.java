@@ -134,22 +134,11 @@ enum Dialect {
     }
 
     /**
-     * Whether a completion and a release can tell every node in the statement that makes them ({@link
-     * #notifying}): PostgreSQL's {@code pg_notify}. Elsewhere waiters for calls of other nodes poll.
+     * Whether completions and releases can tell every node ({@link SettlementNotifier}): PostgreSQL's
+     * {@code pg_notify}. Elsewhere waiters for calls of other nodes poll.
      */
     boolean notifiesSettlements() {
         return this == POSTGRESQL;
-    }
-
-    /**
-     * A fenced UPDATE or DELETE of one key, as a query that also sends {@code pg_notify} on {@link
-     * JpaIdempotencyStore#CHANNEL} with the key of the row it changed: one row (of no interest) per row
-     * changed, so its row count is the write's update count. PostgreSQL delivers the notice when the
-     * statement's transaction commits, and drops it on a rollback; it costs no round trip of its own.
-     */
-    String notifying(String write) {
-        return "WITH settled AS (" + write + " RETURNING idem_key) SELECT pg_notify('" + JpaIdempotencyStore.CHANNEL
-                + "', idem_key) FROM settled";
     }
 
     /** Whether {@link #claim()} is a query that returns the existing row (else an update count). */

@@ -39,8 +39,9 @@ import javax.sql.DataSource;
  * statement). Lock waits are bounded ({@link StatementWatchdog}), transient faults of complete and
  * release retried up to {@code settle-patience}, other failures are {@link
  * IdempotencyStoreUnavailableException}. On PostgreSQL with {@code idempotency.jpa.notify-settlements},
- * complete and release also send the key on {@value #CHANNEL} in the same statement, and waiting
- * duplicates on every node hear it ({@link #notifySettlements}). The design, per dialect:
+ * complete and release, once committed, hand the key to a sender thread ({@link SettlementNotifier})
+ * that sends it on {@value #CHANNEL}, and waiting duplicates on every node hear it ({@link
+ * #notifySettlements}). The design, per dialect:
  * docs/jpa-store.md.
  */
 public final class JpaIdempotencyStore implements IdempotencyStore {
@@ -86,16 +87,14 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     private final String joinedReadSql;
     private final String takeoverSql;
     private final String completeSql;
-    private final String releaseSql;
-    /** The fenced DELETE without a notice: an operator's delete of a COMPLETED record settles nothing. */
     private final String deleteSql;
 
     private final String renewSql;
     private final String purgeSelectSql;
     /** The operation whose records this view serves ({@link #forOperation}); {@code null} for none. */
     private final String operation;
-    /** Whether {@link #completeSql} and {@link #releaseSql} send a notice ({@link Dialect#notifying}). */
-    private final boolean notifying;
+    /** The sending side of the notices; {@code null} where complete and release send none. Shared by the views. */
+    private final SettlementNotifier notifier;
     /** The listening side of the notices; {@code null} where this node cannot listen. Shared by the views. */
     private final SettlementNotices notices;
 
@@ -104,6 +103,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             Dialect dialect,
             JpaStoreSettings settings,
             Clock clock,
+            SettlementNotifier notifier,
             SettlementNotices notices) {
         this(
                 connections,
@@ -112,6 +112,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 clock,
                 null,
                 dialect.boundsByCancelling() ? new StatementWatchdog(settings.lockTimeout()) : null,
+                notifier,
                 notices);
     }
 
@@ -122,9 +123,11 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             Clock clock,
             String operation,
             StatementWatchdog watchdog,
+            SettlementNotifier notifier,
             SettlementNotices notices) {
         this.operation = operation;
         this.watchdog = watchdog;
+        this.notifier = notifier;
         this.notices = notices;
         this.connections = connections;
         this.dialect = dialect;
@@ -140,12 +143,9 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         this.takeoverSql = "UPDATE " + TABLE + " SET status = ?, owner_token = ?, fingerprint = ?, expires_at = ?,"
                 + " outcome = NULL, created_at = ?, updated_at = ? WHERE idem_key = ? AND expires_at <= ?"
                 + databaseNowBound(dialect);
-        this.notifying = notifies(dialect, settings);
-        String complete =
+        this.completeSql =
                 "UPDATE " + TABLE + " SET status = ?, expires_at = ?, outcome = ?, updated_at = ? WHERE " + fence;
         this.deleteSql = "DELETE FROM " + TABLE + " WHERE " + fence;
-        this.completeSql = notifying ? dialect.notifying(complete) : complete;
-        this.releaseSql = notifying ? dialect.notifying(deleteSql) : deleteSql;
         this.renewSql = "UPDATE " + TABLE + " SET expires_at = CASE WHEN expires_at < ? THEN ? ELSE expires_at END,"
                 + " updated_at = ? WHERE " + fence;
         this.purgeSelectSql =
@@ -186,9 +186,10 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     + " database (" + dialect.configName() + "): " + notJoinableReason(dialect)
                     + " Set it to separate.");
         }
-        SettlementNotices notices =
-                notifies(dialect, settings) && listenable(connections) ? new SettlementNotices(connections) : null;
-        JpaIdempotencyStore store = new JpaIdempotencyStore(connections, dialect, settings, clock, notices);
+        boolean notifies = notifies(dialect, settings);
+        SettlementNotices notices = notifies && listenable(connections) ? new SettlementNotices(connections) : null;
+        SettlementNotifier notifier = notifies ? new SettlementNotifier(connections) : null;
+        JpaIdempotencyStore store = new JpaIdempotencyStore(connections, dialect, settings, clock, notifier, notices);
         store.probe();
         return store;
     }
@@ -209,13 +210,21 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Stops listening for settlement notices, if this store listens, and closes its connection. The data
-     * source belongs to its owner.
+     * Stops sending and listening for settlement notices, where this store does, and closes the
+     * connections it kept for them. The data source belongs to its owner.
      */
     public void close() {
+        if (notifier != null) {
+            notifier.close();
+        }
         if (notices != null) {
             notices.close();
         }
+    }
+
+    /** Where this store sends settlement notices; {@code null} where it sends none. */
+    SettlementNotifier notifier() {
+        return notifier;
     }
 
     /** Where this store hears settlement notices ({@link #notifySettlements}); {@code null} where it does not. */
@@ -238,7 +247,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     @Override
     public IdempotencyStore forOperation(String operation) {
         settings.mode(operation); // an invalid per-operation key fails now, at deployment
-        return new JpaIdempotencyStore(connections, dialect, settings, clock, operation, watchdog, notices);
+        return new JpaIdempotencyStore(connections, dialect, settings, clock, operation, watchdog, notifier, notices);
     }
 
     @Override
@@ -494,7 +503,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 "release",
                 key,
                 c -> {
-                    try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                    try (PreparedStatement ps = c.prepareStatement(deleteSql)) {
                         bindFence(ps, 1, expected);
                         return settled(ps);
                     }
@@ -542,7 +551,15 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             String action, String key, Connections.Work<Boolean> statement, Connections.Work<Boolean> landed) {
         try {
             if (joined(operation)) {
-                return connections.joined(statement, operation);
+                return connections.joined(
+                        c -> {
+                            boolean done = statement.run(c);
+                            if (done && notifier != null) {
+                                connections.afterCommit(() -> notifier.send(key));
+                            }
+                            return done;
+                        },
+                        operation);
             }
             long deadline = System.nanoTime() + settings.settlePatience().toNanos();
             long pauseMillis = 50;
@@ -551,7 +568,10 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 try {
                     boolean done = connections.separate(statement);
                     if (!done && mayHaveLanded && landed != null) {
-                        return connections.separate(landed);
+                        done = connections.separate(landed);
+                    }
+                    if (done && notifier != null) {
+                        notifier.send(key); // committed: the statement autocommitted
                     }
                     return done;
                 } catch (SQLException e) {
@@ -609,22 +629,15 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         ps.setString(first + 2, expected.status().name());
     }
 
-    /**
-     * Runs a fenced complete or release: whether it changed the row. Where it sends a notice it is a
-     * query with one row per changed row ({@link Dialect#notifying}); the key is unique, so at most one.
-     */
+    /** Runs a fenced complete or release: whether it changed the row. */
     private boolean settled(PreparedStatement ps) throws SQLException {
-        if (!notifying) {
-            return bounded(ps, ps::executeUpdate) == 1;
-        }
-        try (ResultSet rs = bounded(ps, ps::executeQuery)) {
-            return rs.next();
-        }
+        return bounded(ps, ps::executeUpdate) == 1;
     }
 
     /**
      * Tells {@code listener} the keys that complete and release settle on any node, from PostgreSQL's
-     * notices on {@value #CHANNEL} ({@link SettlementNotices}): the first call starts listening, on one
+     * notices on {@value #CHANNEL} ({@link SettlementNotices}, sent by {@link SettlementNotifier}): the
+     * first call starts listening, on one
      * connection of the data source kept for it and a daemon thread. False (waiters poll) on other
      * databases, where {@code idempotency.jpa.notify-settlements} is false, and where the data source's
      * connections do not unwrap to the PostgreSQL driver's.
@@ -764,7 +777,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 if (!r.claimed()) {
                     throw new SQLException("the probe's fresh key was not claimable");
                 }
-                try (PreparedStatement ps = c.prepareStatement(releaseSql)) {
+                try (PreparedStatement ps = c.prepareStatement(deleteSql)) {
                     bindFence(ps, 1, expectedClaim(key, "startup-probe"));
                     if (!settled(ps)) {
                         throw new SQLException("the probe's claim could not be released");

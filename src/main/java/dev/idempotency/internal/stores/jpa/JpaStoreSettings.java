@@ -32,8 +32,9 @@ public final class JpaStoreSettings {
      */
     public static final String SETTLE_PATIENCE = "idempotency.jpa.settle-patience";
     /**
-     * Whether complete and release send PostgreSQL notices that wake duplicates waiting on other nodes
-     * ({@code pg_notify} on {@link JpaIdempotencyStore#CHANNEL}); PostgreSQL only.
+     * Whether committed completions and releases are sent as PostgreSQL notices that wake duplicates
+     * waiting on other nodes ({@code pg_notify} on {@link JpaIdempotencyStore#CHANNEL}, from the store's
+     * {@link SettlementNotifier}); PostgreSQL only, ignored elsewhere.
      */
     public static final String NOTIFY_SETTLEMENTS = "idempotency.jpa.notify-settlements";
 
@@ -48,7 +49,7 @@ public final class JpaStoreSettings {
     /** Default of {@link #SETTLE_PATIENCE}. */
     public static final Duration DEFAULT_SETTLE_PATIENCE = Duration.ofMinutes(2);
     /** Default of {@link #NOTIFY_SETTLEMENTS}. */
-    public static final boolean DEFAULT_NOTIFY_SETTLEMENTS = false;
+    public static final boolean DEFAULT_NOTIFY_SETTLEMENTS = true;
 
     private final ConfigLookup settings;
     private final TransactionMode defaultMode;

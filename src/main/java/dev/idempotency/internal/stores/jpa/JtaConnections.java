@@ -2,6 +2,7 @@ package dev.idempotency.internal.stores.jpa;
 
 import dev.idempotency.internal.stores.JoinedMode;
 import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -61,6 +62,21 @@ final class JtaConnections implements Connections {
         try (Connection c = dataSource.getConnection()) {
             return Connections.evictingBroken(c, work);
         }
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+        registry().registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {}
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    action.run();
+                }
+            }
+        });
     }
 
     /** Whether this thread has no JTA transaction; false when that cannot be told (no registry). */

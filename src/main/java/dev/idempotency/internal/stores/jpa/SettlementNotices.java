@@ -14,10 +14,9 @@ import org.postgresql.PGNotification;
 
 /**
  * PostgreSQL's settlement notices ({@link JpaIdempotencyStore#notifySettlements}), with {@code
- * idempotency.jpa.notify-settlements=true}: every completion and release sends {@code pg_notify} on
- * {@value JpaIdempotencyStore#CHANNEL} with its key, in its own statement ({@link Dialect#notifying}),
- * which PostgreSQL delivers when that statement's transaction commits; here one
- * connection of the store's data source, kept for the purpose, runs {@code LISTEN} on the channel, and
+ * idempotency.jpa.notify-settlements=true}: every committed completion and release is sent as a
+ * {@code pg_notify} on {@value JpaIdempotencyStore#CHANNEL} with its key ({@link SettlementNotifier});
+ * here one connection of the store's data source, kept for the purpose, runs {@code LISTEN} on the channel, and
  * a daemon thread, {@code idempotency-jpa-settled}, waits for notices on it and hands each key to the
  * listeners.
  *

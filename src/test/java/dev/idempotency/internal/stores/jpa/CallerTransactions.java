@@ -15,6 +15,7 @@ final class CallerTransactions implements Connections {
 
     private final DataSource dataSource;
     private final ThreadLocal<Connection> bound = new ThreadLocal<>();
+    private final ThreadLocal<java.util.List<Runnable>> afterCommit = ThreadLocal.withInitial(java.util.ArrayList::new);
 
     CallerTransactions(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -44,12 +45,17 @@ final class CallerTransactions implements Connections {
     private void end(boolean commit) throws SQLException {
         Connection c = bound.get();
         bound.remove();
+        java.util.List<Runnable> actions = java.util.List.copyOf(afterCommit.get());
+        afterCommit.remove();
         try (c) {
             if (commit) {
                 c.commit();
             } else {
                 c.rollback();
             }
+        }
+        if (commit) {
+            actions.forEach(Runnable::run); // as a JTA synchronization's afterCompletion(STATUS_COMMITTED)
         }
     }
 
@@ -65,6 +71,14 @@ final class CallerTransactions implements Connections {
             throw new IllegalStateException("no caller transaction on this thread for " + operation);
         }
         return work.run(c);
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+        if (bound.get() == null) {
+            throw new IllegalStateException("no caller transaction on this thread");
+        }
+        afterCommit.get().add(action);
     }
 
     @Override

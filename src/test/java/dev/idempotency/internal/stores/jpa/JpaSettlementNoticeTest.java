@@ -36,11 +36,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two nodes on one PostgreSQL database, each its own pool, store and engine: a duplicate waiting on
- * node B for a call running on node A is woken by the {@code pg_notify} that A's completion (or
- * release) sends in its own statement, instead of looking at the table every 250 ms at most (the
- * engine's pause when the store sends notices). With {@code idempotency.jpa.notify-settlements=true}
- * (off by default). Also: the listening connection, terminated, is replaced; a joined completion's
- * notice arrives at the caller's commit; by default, and on other databases, there are no notices.
+ * node B for a call running on node A is woken by the {@code pg_notify} that A's notifier sends once
+ * A's completion (or release) committed, instead of looking at the table every 250 ms at most (the
+ * engine's pause when the store sends notices). With {@code idempotency.jpa.notify-settlements} on, the default.
+ * Also: many concurrent completions all arrive; the listening connection, terminated, is replaced; a
+ * joined completion's notice leaves at the caller's commit, and none after a rollback; on other
+ * databases there are no notices.
  */
 @Tag("services")
 class JpaSettlementNoticeTest {
@@ -55,6 +56,8 @@ class JpaSettlementNoticeTest {
      * 1,255 and 1,505 ms after it starts).
      */
     private static final long NOTICE_BOUND_MILLIS = 40;
+    /** The bound from the last of many concurrent completions to B having heard them all. */
+    private static final long MANY_NOTICES_BOUND_MILLIS = 2000;
 
     private static final Map<String, String> NOTICES = Map.of(JpaStoreSettings.NOTIFY_SETTLEMENTS, "true");
 
@@ -184,8 +187,50 @@ class JpaSettlementNoticeTest {
     }
 
     /**
-     * In the joined mode the completion's notice goes out with the caller's commit, when the record
-     * becomes visible to the other nodes, and not before.
+     * Many owners completing at once: 200 keys claimed and completed on A from 8 threads, and every key
+     * reaches B as a notice, within a bound after the last completion. The notifier sends what
+     * accumulated while it sent the previous batch; a lost or dropped key would be missing here.
+     */
+    @Test
+    void manyConcurrentCompletionsAllArriveOnTheOtherNode() throws Exception {
+        java.util.Set<String> heard = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        assertThat(nodeB.notifySettlements(heard::add)).isTrue();
+        List<String> keys = java.util.stream.IntStream.range(0, 200)
+                .mapToObj(i -> Hashing.sha256Hex("many-" + i + "-" + UUID.randomUUID()))
+                .toList();
+        SettlementNotifier notifier = nodeA.notifier();
+        assertThat(notifier).as("A's notifier").isNotNull();
+        long droppedBefore = notifier.dropped();
+        ExecutorService owners = Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<Boolean>> completed = new ArrayList<>();
+            for (String key : keys) {
+                completed.add(owners.submit(() ->
+                        nodeA.claim(key, "owner-1", "fp", Duration.ofMinutes(1)).claimed()
+                                && nodeA.complete(key, "owner-1", new byte[] {4}, Duration.ofHours(1))));
+            }
+            for (java.util.concurrent.Future<Boolean> f : completed) {
+                assertThat(f.get(30, TimeUnit.SECONDS))
+                        .as("a claim and complete on A")
+                        .isTrue();
+            }
+        } finally {
+            owners.shutdownNow();
+        }
+        awaitUntil(() -> heard.containsAll(keys), MANY_NOTICES_BOUND_MILLIS, () -> {
+            List<String> missing = keys.stream().filter(k -> !heard.contains(k)).toList();
+            return "B hearing all " + keys.size() + " completions of A: " + missing.size() + " missing (first: "
+                    + missing.stream().limit(3).toList() + "); A's notifier sent " + notifier.sent()
+                    + " in all, dropped " + (notifier.dropped() - droppedBefore) + " in this test";
+        });
+        assertThat(notifier.dropped() - droppedBefore)
+                .as("keys A's notifier dropped")
+                .isZero();
+    }
+
+    /**
+     * In the joined mode the completion's notice goes out after the caller's commit, when the record
+     * is visible to the other nodes, and not before; after a rollback, none goes out at all.
      */
     @Test
     void aJoinedCompletionIsHeardAtTheCallersCommit() throws Exception {
@@ -224,19 +269,62 @@ class JpaSettlementNoticeTest {
                     () -> heard.contains(key),
                     1000,
                     () -> "B hearing the joined completion of " + key + " after the commit; heard: " + heard);
+
+            String rolledBack = Hashing.sha256Hex("joined-rolled-back-" + UUID.randomUUID());
+            joined.tx().begin();
+            try {
+                assertThat(store.claim(rolledBack, "owner-1", "fp", Duration.ofMinutes(1))
+                                .claimed())
+                        .isTrue();
+                assertThat(store.complete(rolledBack, "owner-1", new byte[] {2}, Duration.ofHours(1)))
+                        .isTrue();
+            } finally {
+                joined.tx().rollback();
+            }
+            // The notices leave one after another from one thread: once a later one is heard, a notice of
+            // the rolled-back completion would have been heard before it.
+            String later = Hashing.sha256Hex("joined-later-" + UUID.randomUUID());
+            joined.tx().begin();
+            store.claim(later, "owner-1", "fp", Duration.ofMinutes(1));
+            store.complete(later, "owner-1", new byte[] {2}, Duration.ofHours(1));
+            joined.tx().commit();
+            awaitUntil(
+                    () -> heard.contains(later),
+                    1000,
+                    () -> "B hearing the joined completion of " + later + " after the commit; heard: " + heard);
+            assertThat(heard)
+                    .as("what B heard, the rolled-back completion's key being " + rolledBack)
+                    .doesNotContain(rolledBack);
         } finally {
             joined.close();
         }
     }
 
-    /** Off by default: a notifying commit takes a lock that serializes them (docs/performance.md). */
+    /**
+     * On by default on PostgreSQL; with {@code false} the store neither listens nor sends, and its
+     * statements carry no notice.
+     */
     @Test
-    void byDefaultThereAreNoNoticesAndTheStatementsSendNone() throws Exception {
+    void onByDefaultAndFalseSendsNone() throws Exception {
+        JpaIdempotencyStore byDefault = JpaIdempotencyStore.resourceLocal(
+                poolA, new JpaStoreSettings(dev.idempotency.spi.ConfigLookup.none()), Clock.systemUTC());
+        try {
+            assertThat(byDefault.notifier()).as("the default store's notifier").isNotNull();
+            assertThat(byDefault.notifySettlements(k -> {}))
+                    .as("the default store listens")
+                    .isTrue();
+        } finally {
+            byDefault.close();
+        }
         TestDatabases.Recording recording = new TestDatabases.Recording(poolA);
         JpaIdempotencyStore silent = JpaIdempotencyStore.resourceLocal(
-                recording.dataSource, new JpaStoreSettings(dev.idempotency.spi.ConfigLookup.none()), Clock.systemUTC());
+                recording.dataSource,
+                new JpaStoreSettings(
+                        dev.idempotency.spi.ConfigLookup.of(Map.of(JpaStoreSettings.NOTIFY_SETTLEMENTS, "false"))),
+                Clock.systemUTC());
         try {
             assertThat(silent.notifySettlements(k -> {})).isFalse();
+            assertThat(silent.notifier()).as("the silent store's notifier").isNull();
             String key = Hashing.sha256Hex("silent-" + UUID.randomUUID());
             silent.claim(key, "owner-1", "fp", Duration.ofMinutes(1));
             recording.take();

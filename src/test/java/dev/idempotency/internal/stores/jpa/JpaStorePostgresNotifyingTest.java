@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * The store contract on PostgreSQL with {@code idempotency.jpa.notify-settlements=true}: complete and
- * release are then queries that also send the settlement notice ({@link Dialect#notifying}), and must
- * answer and fence exactly as the plain UPDATE and DELETE do; the store listens meanwhile.
+ * release then also hand their keys to the notifier ({@link SettlementNotifier}), and must answer and
+ * fence exactly as without it; the store listens meanwhile.
  */
 @Tag("services")
 class JpaStorePostgresNotifyingTest extends AbstractJpaStoreTest {
