@@ -27,7 +27,7 @@ class InfinispanClockSkewTest {
     private static final Duration LEASE = Duration.ofMinutes(1);
     private static final Duration TTL = Duration.ofHours(24);
     private static final List<Integer> PORTS =
-            List.of(TestServices.port(7850), TestServices.port(7851), TestServices.port(7852));
+            List.of(TestServices.port(7740), TestServices.port(7741), TestServices.port(7742));
 
     private static InfinispanRaftStore a;
     private static InfinispanRaftStore b;

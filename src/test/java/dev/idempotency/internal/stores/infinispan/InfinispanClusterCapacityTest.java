@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class InfinispanClusterCapacityTest {
 
     private static final List<Integer> PORTS =
-            List.of(TestServices.port(7860), TestServices.port(7861), TestServices.port(7862));
+            List.of(TestServices.port(7773), TestServices.port(7774), TestServices.port(7775));
     private static final Duration LEASE = Duration.ofMinutes(1);
 
     private static final List<InfinispanRaftStore> members = new ArrayList<>();

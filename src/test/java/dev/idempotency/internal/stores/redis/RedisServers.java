@@ -25,8 +25,8 @@ public final class RedisServers {
 
     /**
      * First port of the test's own Redis Cluster (moved by IDEMPOTENCY_TEST_PORT_OFFSET). The Redis
-     * tests use 7700-7711 (cluster buses 17700-17702): clear of the JGroups ports of the Infinispan
-     * tests (7810-7845) and of their failure-detection ports (those + 50).
+     * tests use 7700-7731 (cluster buses 17700-17702): clear of the JGroups ports of the Infinispan
+     * tests and of their failure-detection ports (those + 50; TestPortsTest).
      */
     public static final int CLUSTER_BASE = TestServices.port(7700);
 
