@@ -2,6 +2,7 @@ package dev.idempotency.bench;
 
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -135,11 +136,11 @@ public final class ClusterScaling {
                 ports.stream().map(n -> "127.0.0.1[" + n + "]").collect(Collectors.joining(",")));
         p.setProperty("idempotency.infinispan.cluster-name", "cluster-scaling");
         Map<String, String> settings = Map.of(
-                InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG,
-                InfinispanStores.STATE_DIR, stateDir,
-                InfinispanStores.FSYNC, String.valueOf(fsync),
-                InfinispanStores.MAX_ENTRIES, String.valueOf(Long.MAX_VALUE),
-                InfinispanStores.MAX_BYTES, String.valueOf(Long.MAX_VALUE));
+                InfinispanStoreSettings.CONFIG, InfinispanStores.CLUSTER_CONFIG,
+                InfinispanStoreSettings.STATE_DIR, stateDir,
+                InfinispanStoreSettings.FSYNC, String.valueOf(fsync),
+                InfinispanStoreSettings.MAX_ENTRIES, String.valueOf(Long.MAX_VALUE),
+                InfinispanStoreSettings.MAX_BYTES, String.valueOf(Long.MAX_VALUE));
         return (InfinispanRaftStore)
                 InfinispanStores.start(ConfigLookup.of(settings), p, ClusterScaling.class.getClassLoader());
     }

@@ -4,6 +4,7 @@ import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.RecordStatus;
 import dev.idempotency.internal.stores.infinispan.InfinispanLocalStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,7 +51,7 @@ public class InfinispanClaimBench {
     private final AtomicLong keys = new AtomicLong();
     private final Duration lease = Duration.ofMinutes(1);
     private final long lifespan =
-            lease.plus(InfinispanStores.DEFAULT_CLAIM_GRACE).toMillis();
+            lease.plus(InfinispanStoreSettings.DEFAULT_CLAIM_GRACE).toMillis();
     private final IdempotencyRecord record = new IdempotencyRecord(
             "0".repeat(64),
             RecordStatus.IN_PROGRESS,

@@ -2,6 +2,7 @@ package dev.idempotency.bench;
 
 import dev.idempotency.internal.stores.infinispan.ClusterNodes;
 import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -83,7 +84,7 @@ public class InfinispanClusterClaimBench {
     public void start() throws Exception {
         List<Integer> ports = List.of(7830, 7831, 7832);
         ClusterNodes cluster = new ClusterNodes(
-                "idempotency-bench-" + fsync, ports, Map.of(InfinispanStores.FSYNC, String.valueOf(fsync)));
+                "idempotency-bench-" + fsync, ports, Map.of(InfinispanStoreSettings.FSYNC, String.valueOf(fsync)));
         for (int port : ports) {
             members.add(cluster.start(port));
         }

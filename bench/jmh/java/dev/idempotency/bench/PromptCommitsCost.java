@@ -3,6 +3,7 @@ package dev.idempotency.bench;
 import dev.idempotency.TestServices;
 import dev.idempotency.internal.stores.infinispan.ClusterNodes;
 import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
+import dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,9 +42,9 @@ public final class PromptCommitsCost {
                 "prompt-commits",
                 ports,
                 Map.of(
-                        InfinispanStores.FSYNC, String.valueOf(fsync),
-                        InfinispanStores.MAX_ENTRIES, String.valueOf(Long.MAX_VALUE),
-                        InfinispanStores.MAX_BYTES, String.valueOf(Long.MAX_VALUE)));
+                        InfinispanStoreSettings.FSYNC, String.valueOf(fsync),
+                        InfinispanStoreSettings.MAX_ENTRIES, String.valueOf(Long.MAX_VALUE),
+                        InfinispanStoreSettings.MAX_BYTES, String.valueOf(Long.MAX_VALUE)));
         InfinispanRaftStore[] members = new InfinispanRaftStore[ports.size()];
         try {
             for (int i = 0; i < members.length; i++) {

@@ -235,9 +235,9 @@ public final class ClusterVolume {
                 PORTS.stream().map(n -> "127.0.0.1[" + n + "]").collect(Collectors.joining(",")));
         p.setProperty("idempotency.infinispan.cluster-name", "cluster-volume");
         Map<String, String> settings = Map.of(
-                InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG,
-                InfinispanStores.STATE_DIR, state.toString(),
-                InfinispanStores.MAX_BYTES, String.valueOf(Long.MAX_VALUE));
+                InfinispanStoreSettings.CONFIG, InfinispanStores.CLUSTER_CONFIG,
+                InfinispanStoreSettings.STATE_DIR, state.toString(),
+                InfinispanStoreSettings.MAX_BYTES, String.valueOf(Long.MAX_VALUE));
         return (InfinispanRaftStore)
                 InfinispanStores.start(ConfigLookup.of(settings), p, ClusterVolume.class.getClassLoader());
     }

@@ -233,7 +233,7 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
      */
     @Override
     public void checkOperations(java.util.Set<String> operations) {
-        JoinedMode.checkOperationKeys(InfinispanStores.TRANSACTION, operations, JoinedMode.configNames());
+        JoinedMode.checkOperationKeys(InfinispanStoreSettings.TRANSACTION, operations, JoinedMode.configNames());
     }
 
     /**
@@ -243,7 +243,7 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
     @Override
     public boolean joinsCallerTransaction(String operation) {
         if (joined.test(operation)) {
-            throw new IdempotencyConfigurationException("'" + InfinispanStores.TRANSACTION + "." + operation
+            throw new IdempotencyConfigurationException("'" + InfinispanStoreSettings.TRANSACTION + "." + operation
                     + "' is joined, but the Infinispan store runs on one node's local cache, whose records live and"
                     + " die with the node: the joined mode is for a cluster. Remove the key.");
         }

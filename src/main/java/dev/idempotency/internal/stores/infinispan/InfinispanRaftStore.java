@@ -389,7 +389,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
 
     private IdempotencyStoreUnavailableException full(String key, RecordSet.Full full) {
         String what = "The Infinispan idempotency cluster '" + options.name() + "' is full (limits "
-                + InfinispanStores.MAX_ENTRIES + "=" + options.maxEntries() + ", " + InfinispanStores.MAX_BYTES + "="
+                + InfinispanStoreSettings.MAX_ENTRIES + "=" + options.maxEntries() + ", "
+                + InfinispanStoreSettings.MAX_BYTES + "="
                 + options.maxBytes() + "; it holds " + full.entries() + " records counting " + full.bytes()
                 + " bytes)";
         String fix = "Raise the limits (each member's heap must hold them: about "
@@ -515,7 +516,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         TransactionSynchronizationRegistry registry = registry(operation);
         int status = registry.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
-            throw JoinedMode.noTransaction(operation, InfinispanStores.TRANSACTION, "its call is guarded", status);
+            throw JoinedMode.noTransaction(
+                    operation, InfinispanStoreSettings.TRANSACTION, "its call is guarded", status);
         }
         return registry;
     }
@@ -576,7 +578,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     void checkOperations(Set<String> operations, Iterable<String> configNames) {
         boolean byDefault = options.joined().test("");
         Set<String> other = new TreeSet<>();
-        for (String operation : JoinedMode.checkOperationKeys(InfinispanStores.TRANSACTION, operations, configNames)) {
+        for (String operation :
+                JoinedMode.checkOperationKeys(InfinispanStoreSettings.TRANSACTION, operations, configNames)) {
             boolean joined = options.joined().test(operation);
             if (joined != byDefault) {
                 other.add(operation + "=" + (joined ? "joined" : "separate"));
@@ -599,7 +602,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
             } catch (NamingException | ClassCastException e) {
                 throw JoinedMode.noRegistry(
                         "Operation '" + operation + "' of the Infinispan store",
-                        InfinispanStores.TRANSACTION,
+                        InfinispanStoreSettings.TRANSACTION,
                         options.transactionRegistry(),
                         e);
             }

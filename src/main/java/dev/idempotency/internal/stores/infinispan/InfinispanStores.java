@@ -1,7 +1,13 @@
 package dev.idempotency.internal.stores.infinispan;
 
+import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.CACHE;
+import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.CONFIG;
+import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.DEFAULT_CACHE;
+import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.MAX_BYTES;
+import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.MAX_ENTRIES;
+import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.TRANSACTION;
+
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.internal.stores.JoinedMode;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
@@ -14,9 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -33,8 +37,8 @@ import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.manager.EmbeddedCacheManager;
 
 /**
- * Builds the Infinispan store from configuration: the config keys, the shipped clustered
- * configuration, and the cache manager that backs a store.
+ * Starts the Infinispan store: the cache manager that backs it (the shipped clustered configuration
+ * and its placeholders), and the store its settings ({@link InfinispanStoreSettings}) make on it.
  *
  * <p>Which store:
  *
@@ -58,55 +62,6 @@ public final class InfinispanStores {
     /** The store's name, the value of {@code idempotency.store} that selects it. */
     public static final String NAME = "infinispan";
 
-    /** Config key: the Infinispan XML file (class-path resource or file path). Default: a local cache. */
-    public static final String CONFIG = "idempotency.infinispan.config";
-
-    /**
-     * Config key: the name of the records' home. On one node, the local cache that holds them; in a
-     * cluster, the RAFT group whose state they are (members with the same name share records).
-     * Default: {@value #DEFAULT_CACHE}.
-     */
-    public static final String CACHE = "idempotency.infinispan.cache";
-
-    /**
-     * Config key: how long an in-progress claim outlives its lease, so that an owner that ran past its
-     * lease can still store its outcome when nobody took over. Default: {@code PT1H}.
-     */
-    public static final String CLAIM_GRACE = "idempotency.infinispan.claim-grace";
-
-    /** Config key: the directory of this member's RAFT log and snapshots. Default: {@value #DEFAULT_STATE_DIR}. */
-    public static final String STATE_DIR = "idempotency.infinispan.state-dir";
-
-    /** Config key: whether each RAFT log append is forced to disk before it counts. Default: {@code true}. */
-    public static final String FSYNC = "idempotency.infinispan.fsync";
-
-    /** Config key: how long a command waits for the cluster's answer. Default: {@code PT10S}. */
-    public static final String WRITE_TIMEOUT = "idempotency.infinispan.write-timeout";
-
-    /**
-     * Config key: {@code separate} (default) or {@code joined}; {@code TRANSACTION + "." + operation}
-     * sets one operation. Joined: in a cluster, an operation's outcome is stored in two steps around
-     * the caller's JTA transaction ({@link InfinispanRaftStore#complete}), so that an operation whose
-     * effect committed is never run again, even when its node dies before the outcome is stored.
-     */
-    public static final String TRANSACTION = "idempotency.infinispan.transaction";
-
-    /**
-     * Config key: in a cluster, the records its RAFT group holds at most, live or not yet purged; a claim
-     * of a new key beyond it gets 503. Default: {@value #DEFAULT_MAX_ENTRIES}.
-     */
-    public static final String MAX_ENTRIES = "idempotency.infinispan.max-entries";
-
-    /**
-     * Config key: in a cluster, the bytes its records count for at most (about 600 a record plus its
-     * stored outcome); a claim of a new key beyond it gets 503. Default: a quarter of the JVM's maximum
-     * heap.
-     */
-    public static final String MAX_BYTES = "idempotency.infinispan.max-bytes";
-
-    /** Default of {@link #MAX_ENTRIES}. */
-    public static final long DEFAULT_MAX_ENTRIES = 10_000_000;
-
     /** Placeholder of the shipped XML: the address every socket binds to; with the port, the RAFT id. */
     public static final String BIND_ADDRESS = "idempotency.infinispan.bind-address";
 
@@ -123,18 +78,6 @@ public final class InfinispanStores {
 
     /** Placeholder of the shipped XML: every member's {@code address[port]}; the RAFT members. */
     public static final String INITIAL_HOSTS = "idempotency.infinispan.initial-hosts";
-
-    /** Default of {@link #CACHE}. */
-    public static final String DEFAULT_CACHE = "idempotency";
-
-    /** Default of {@link #CLAIM_GRACE}. */
-    public static final Duration DEFAULT_CLAIM_GRACE = Duration.ofHours(1);
-
-    /** Default of {@link #STATE_DIR}: relative to the server's working directory. */
-    public static final String DEFAULT_STATE_DIR = "idempotency-state";
-
-    /** Default of {@link #WRITE_TIMEOUT}. */
-    public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(10);
 
     /** Defaults of the shipped XML's placeholders, the same as in the XML. */
     static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
@@ -177,9 +120,8 @@ public final class InfinispanStores {
 
     /** {@link #start(ConfigLookup, Properties, ClassLoader)} on another clock (tests). */
     static IdempotencyStore start(ConfigLookup settings, Properties placeholders, ClassLoader loader, Clock clock) {
-        String config =
-                settings.get(CONFIG).map(String::trim).filter(s -> !s.isEmpty()).orElse(null);
-        EmbeddedCacheManager manager = startManager(config, placeholders, loader);
+        InfinispanStoreSettings read = InfinispanStoreSettings.from(settings);
+        EmbeddedCacheManager manager = startManager(read.config(), placeholders, loader);
         AtomicBoolean stopped = new AtomicBoolean();
         Runnable stop = () -> {
             if (stopped.compareAndSet(false, true)) {
@@ -187,7 +129,7 @@ public final class InfinispanStores {
             }
         };
         try {
-            return on(manager, settings, config, stop, clock);
+            return on(manager, read, stop, clock);
         } catch (RuntimeException e) {
             stop.run();
             throw e;
@@ -201,33 +143,32 @@ public final class InfinispanStores {
      * raft-members}.
      */
     public static IdempotencyStore onManager(EmbeddedCacheManager manager, ConfigLookup settings) {
-        return on(manager, settings, null, null, Clock.systemUTC());
+        return on(manager, InfinispanStoreSettings.from(settings).withoutConfig(), null, Clock.systemUTC());
     }
 
     private static IdempotencyStore on(
-            EmbeddedCacheManager manager, ConfigLookup settings, String config, Runnable stop, Clock clock) {
-        String name =
-                settings.get(CACHE).map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_CACHE);
-        Duration grace = settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
+            EmbeddedCacheManager manager, InfinispanStoreSettings settings, Runnable stop, Clock clock) {
+        String name = settings.cache();
+        Duration grace = settings.claimGrace();
+        String config = settings.config();
         String origin = config == null
                 ? "The Infinispan cache manager supplied by the application"
                 : "The Infinispan configuration '" + config + "' (" + CONFIG + ")";
-        Predicate<String> joined = joinedOperations(settings);
+        Predicate<String> joined = settings.joined();
         TransportConfiguration transport =
                 manager.getCacheManagerConfiguration().transport();
         if (transport.transport() == null) {
-            if (settings.get(TRANSACTION).isPresent() && joined.test("")) {
+            if (settings.defaultJoined()) {
                 throw new IdempotencyConfigurationException("'" + TRANSACTION + "' is joined, but the Infinispan"
                         + " store runs on one node's local cache, whose records live and die with the node: the"
                         + " joined mode is for a cluster ('" + CONFIG + "=" + CLUSTER_CONFIG + "'). Remove the key.");
             }
-            for (String key : List.of(MAX_ENTRIES, MAX_BYTES)) {
-                if (settings.text(key).isPresent()) {
-                    throw new IdempotencyConfigurationException("'" + key + "' bounds the records of an Infinispan"
-                            + " cluster, but this store runs on one node's local cache ('" + CONFIG + "' has no"
-                            + " <transport>). Remove the key, or run a cluster ('" + CONFIG + "=" + CLUSTER_CONFIG
-                            + "').");
-                }
+            if (settings.maxEntries() != null || settings.maxBytes() != null) {
+                String key = settings.maxEntries() != null ? MAX_ENTRIES : MAX_BYTES;
+                throw new IdempotencyConfigurationException("'" + key + "' bounds the records of an Infinispan"
+                        + " cluster, but this store runs on one node's local cache ('" + CONFIG + "' has no"
+                        + " <transport>). Remove the key, or run a cluster ('" + CONFIG + "=" + CLUSTER_CONFIG
+                        + "').");
             }
             if (manager.getCacheConfiguration(name) == null) {
                 throw new IdempotencyConfigurationException(origin + " has no cache named '" + name
@@ -253,23 +194,20 @@ public final class InfinispanStores {
                 name,
                 transport.nodeName(),
                 List.copyOf(transport.raftMembers()),
-                Path.of(settings.get(STATE_DIR)
-                        .map(String::trim)
-                        .filter(s -> !s.isEmpty())
-                        .orElse(DEFAULT_STATE_DIR)),
-                settings.bool(FSYNC, true),
-                settings.duration(WRITE_TIMEOUT, DEFAULT_WRITE_TIMEOUT),
+                settings.stateDir(),
+                settings.fsync(),
+                settings.writeTimeout(),
                 grace,
                 joined,
-                JoinedMode.registryName(settings),
-                settings.longBetween(MAX_ENTRIES, DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE),
-                settings.longBetween(MAX_BYTES, Runtime.getRuntime().maxMemory() / 4, 1, Long.MAX_VALUE));
+                settings.transactionRegistry(),
+                settings.maxEntriesOrDefault(),
+                settings.maxBytesOrDefault());
         return new InfinispanRaftStore(manager, options, clock, stop);
     }
 
     /**
      * Starts a cache manager: from the XML file {@code config} when given, otherwise a non-clustered
-     * manager with a local cache named {@value #DEFAULT_CACHE}. A clustered configuration without
+     * manager with a local cache named {@value InfinispanStoreSettings#DEFAULT_CACHE}. A clustered configuration without
      * {@code node-name} and {@code raft-members} gets them derived from the placeholders (see the class
      * Javadoc), and needs jgroups-raft.
      *
@@ -438,29 +376,6 @@ public final class InfinispanStores {
                     + " org.jgroups:jgroups-raft 1.1.4.Final to the application (excluding its org.jgroups:jgroups,"
                     + " which Infinispan brings), or remove '" + CONFIG + "' for a single node's local cache.");
         }
-    }
-
-    /**
-     * Which operations use the joined mode: {@code TRANSACTION.<operation>}, else {@link #TRANSACTION},
-     * else separate. The default is parsed now (a bad value fails the deployment), an operation's own
-     * key when the operation first asks.
-     */
-    static Predicate<String> joinedOperations(ConfigLookup settings) {
-        boolean byDefault =
-                settings.get(TRANSACTION).map(v -> joined(TRANSACTION, v)).orElse(false);
-        Map<String, Boolean> byOperation = new ConcurrentHashMap<>();
-        return operation -> byOperation.computeIfAbsent(operation, o -> settings.get(TRANSACTION + "." + o)
-                .map(v -> joined(TRANSACTION + "." + o, v))
-                .orElse(byDefault));
-    }
-
-    private static boolean joined(String key, String value) {
-        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
-            case "joined" -> true;
-            case "separate" -> false;
-            default -> throw new IdempotencyConfigurationException(
-                    "Config key '" + key + "' is '" + value + "'; use separate or joined.");
-        };
     }
 
     private static URL locate(String config, ClassLoader loader) {

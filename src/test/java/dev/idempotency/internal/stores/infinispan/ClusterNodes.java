@@ -69,9 +69,9 @@ public final class ClusterNodes {
                 ports.stream().map(n -> "127.0.0.1[" + n + "]").collect(Collectors.joining(",")));
         p.setProperty("idempotency.infinispan.cluster-name", cluster);
         Map<String, String> settings = new HashMap<>(extra);
-        settings.put(InfinispanStores.CONFIG, InfinispanStores.CLUSTER_CONFIG);
-        settings.putIfAbsent(InfinispanStores.CLAIM_GRACE, "PT30S");
-        settings.put(InfinispanStores.STATE_DIR, stateDir.toString());
+        settings.put(InfinispanStoreSettings.CONFIG, InfinispanStores.CLUSTER_CONFIG);
+        settings.putIfAbsent(InfinispanStoreSettings.CLAIM_GRACE, "PT30S");
+        settings.put(InfinispanStoreSettings.STATE_DIR, stateDir.toString());
         return (InfinispanRaftStore)
                 InfinispanStores.start(ConfigLookup.of(settings), p, ClusterNodes.class.getClassLoader(), clock);
     }

@@ -33,7 +33,7 @@ class InfinispanClusterCapacityTest {
         ClusterNodes cluster = new ClusterNodes(
                 "capacity-test",
                 PORTS,
-                Map.of(InfinispanStores.MAX_ENTRIES, "3", InfinispanStores.CLAIM_GRACE, "PT0.2S"));
+                Map.of(InfinispanStoreSettings.MAX_ENTRIES, "3", InfinispanStoreSettings.CLAIM_GRACE, "PT0.2S"));
         for (int port : PORTS) {
             members.add(cluster.start(port));
         }
@@ -65,7 +65,7 @@ class InfinispanClusterCapacityTest {
                 .as("a fourth key while three records are live")
                 .isInstanceOf(IdempotencyStoreUnavailableException.class)
                 .hasMessageContaining("is full")
-                .hasMessageContaining(InfinispanStores.MAX_ENTRIES + "=3")
+                .hasMessageContaining(InfinispanStoreSettings.MAX_ENTRIES + "=3")
                 .hasMessageContaining("did not run");
         ClaimResult replay = b.claim(done, "b2", "fp", LEASE);
         assertThat(replay.claimed()).isFalse();

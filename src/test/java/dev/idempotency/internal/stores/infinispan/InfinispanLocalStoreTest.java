@@ -23,7 +23,7 @@ class InfinispanLocalStoreTest extends IdempotencyStoreContract {
     static void start() {
         // A grace well past the contract's PAST_SHORT, so late owners can complete.
         store = (InfinispanLocalStore) InfinispanStores.start(
-                ConfigLookup.of(Map.of(InfinispanStores.CLAIM_GRACE, "PT30S")),
+                ConfigLookup.of(Map.of(InfinispanStoreSettings.CLAIM_GRACE, "PT30S")),
                 new Properties(),
                 InfinispanLocalStoreTest.class.getClassLoader());
     }
@@ -40,7 +40,7 @@ class InfinispanLocalStoreTest extends IdempotencyStoreContract {
 
     @Test
     void theClusterLimitsOnALocalCacheFailTheDeploymentNamingTheKey() {
-        for (String key : java.util.List.of(InfinispanStores.MAX_ENTRIES, InfinispanStores.MAX_BYTES)) {
+        for (String key : java.util.List.of(InfinispanStoreSettings.MAX_ENTRIES, InfinispanStoreSettings.MAX_BYTES)) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> InfinispanStores.start(
                             ConfigLookup.of(Map.of(key, "1000")),
                             new Properties(),
@@ -53,7 +53,7 @@ class InfinispanLocalStoreTest extends IdempotencyStoreContract {
 
     @Test
     void theDefaultIsALocalCacheNamedIdempotency() {
-        assertThat(store.cache().getName()).isEqualTo(InfinispanStores.DEFAULT_CACHE);
+        assertThat(store.cache().getName()).isEqualTo(InfinispanStoreSettings.DEFAULT_CACHE);
         assertThat(store.cache().getCacheConfiguration().clustering().cacheMode())
                 .isEqualTo(CacheMode.LOCAL);
     }

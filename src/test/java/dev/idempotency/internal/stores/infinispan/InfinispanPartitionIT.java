@@ -109,7 +109,7 @@ class InfinispanPartitionIT {
      * on the node at the cut waits for that), so that every request gets an answer.
      */
     private static final Duration REQUEST_LIMIT = InfinispanRaftStore.SETTLE_PATIENCE
-            .plus(InfinispanStores.DEFAULT_WRITE_TIMEOUT)
+            .plus(InfinispanStoreSettings.DEFAULT_WRITE_TIMEOUT)
             .plusSeconds(20);
 
     /** The guarded method's lease: a key in flight on the cut-off node can be taken over after it. */

@@ -166,11 +166,12 @@ class InfinispanRaftStoreTest extends IdempotencyStoreContract {
 
     @Test
     void aPerOperationModeKeyThatNamesNoGuardedOperationIsRefused() {
-        String key = InfinispanStores.TRANSACTION + ".refunds.creat";
+        String key = InfinispanStoreSettings.TRANSACTION + ".refunds.creat";
         assertThatThrownBy(() -> nodes[0].checkOperations(Set.of("refunds.create"), List.of(key)))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining("'" + key + "'");
-        nodes[0].checkOperations(Set.of("refunds.create"), List.of(InfinispanStores.TRANSACTION + ".refunds.create"));
+        nodes[0].checkOperations(
+                Set.of("refunds.create"), List.of(InfinispanStoreSettings.TRANSACTION + ".refunds.create"));
     }
 
     @Test

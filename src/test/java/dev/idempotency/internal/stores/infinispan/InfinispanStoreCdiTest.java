@@ -84,16 +84,16 @@ class InfinispanStoreCdiTest {
     @Test
     void aMissingConfigFileFailsTheDeploymentNamingTheKey() {
         assertThatThrownBy(() -> withContainer(
-                        Map.of("idempotency.store", "infinispan", InfinispanStores.CONFIG, "no-such-file.xml"),
+                        Map.of("idempotency.store", "infinispan", InfinispanStoreSettings.CONFIG, "no-such-file.xml"),
                         new Class<?>[0],
                         c -> {}))
-                .hasStackTraceContaining(InfinispanStores.CONFIG)
+                .hasStackTraceContaining(InfinispanStoreSettings.CONFIG)
                 .hasStackTraceContaining("no-such-file.xml");
     }
 
     @Test
     void anInvalidPerOperationKeyFailsTheDeploymentNotTheFirstCall() {
-        String key = InfinispanStores.TRANSACTION + ".bad-mode";
+        String key = InfinispanStoreSettings.TRANSACTION + ".bad-mode";
         assertThatThrownBy(() -> ConfiguredWeld.run(
                         Map.of("idempotency.store", "infinispan", key, "sometimes"),
                         new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
@@ -106,7 +106,7 @@ class InfinispanStoreCdiTest {
 
     @Test
     void theJoinedModeOnALocalCacheFailsTheDeployment() {
-        String key = InfinispanStores.TRANSACTION + ".bad-mode";
+        String key = InfinispanStoreSettings.TRANSACTION + ".bad-mode";
         assertThatThrownBy(() -> ConfiguredWeld.run(
                         Map.of("idempotency.store", "infinispan", key, "joined"),
                         new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
@@ -119,7 +119,11 @@ class InfinispanStoreCdiTest {
     @Test
     void aValidPerOperationKeyDeploys() throws Exception {
         ConfiguredWeld.run(
-                Map.of("idempotency.store", "infinispan", InfinispanStores.TRANSACTION + ".bad-mode", "separate"),
+                Map.of(
+                        "idempotency.store",
+                        "infinispan",
+                        InfinispanStoreSettings.TRANSACTION + ".bad-mode",
+                        "separate"),
                 new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
                 new Class<?>[] {BadModeCharges.class},
                 c -> assertThat(c.select(IdempotencyRuntime.class)
