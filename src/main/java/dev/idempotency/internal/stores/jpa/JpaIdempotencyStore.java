@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -64,12 +62,6 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
 
     private static final int DELETE_CHUNK = 500;
     private static final String SAVEPOINT = "idempotency_claim";
-    /** SQLStates of lock waits that timed out or were cancelled by the statement timeout. */
-    private static final Set<String> TIMEOUT_STATES = Set.of("57014", "55P03", "HYT00", "70100", "40XL1");
-    /** SQLStates of deadlocks and serialization failures: the statement can simply run again. */
-    private static final Set<String> RETRY_STATES = Set.of("40001", "40P01");
-    /** SQLStates, besides class 08, of a server that cannot serve now but will: see {@link #isTransient}. */
-    private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "53300");
 
     private final Connections connections;
     private final Dialect dialect;
@@ -260,7 +252,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             }
             return retrying(() -> connections.separate(c -> claimOn(c, claim, now, false)));
         } catch (SQLException e) {
-            if (isTimeout(e)) {
+            if (SqlFailures.isTimeout(e)) {
                 LOG.log(Level.DEBUG, "key #{0}: lock wait timed out; reporting it in progress", keyHash(key));
                 // The holder's record is unknown: report one that is IN_PROGRESS for the lock timeout,
                 // with the caller's own fingerprint so that it is not mistaken for a mismatch (422).
@@ -575,8 +567,8 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     }
                     return done;
                 } catch (SQLException e) {
-                    boolean lock = isTimeout(e) || isRetryable(e);
-                    if (!(lock || isTransient(e)) || System.nanoTime() - deadline >= 0) {
+                    boolean lock = SqlFailures.isTimeout(e) || SqlFailures.isRetryable(e);
+                    if (!(lock || SqlFailures.isTransient(e)) || System.nanoTime() - deadline >= 0) {
                         throw e;
                     }
                     LOG.log(
@@ -819,7 +811,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     }
                     continue;
                 }
-                if (attempt >= ATTEMPTS || !(isRetryable(e) || lost)) {
+                if (attempt >= ATTEMPTS || !(SqlFailures.isRetryable(e) || lost)) {
                     throw e;
                 }
             }
@@ -927,74 +919,5 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                         + " the first caller's uncommitted row."
                 : "the store knows no claim statement for it that leaves the caller's transaction usable after a"
                         + " failure.";
-    }
-
-    static boolean isTimeout(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLTimeoutException) {
-                return true;
-            }
-            if (t instanceof SQLException s) {
-                if (s.getSQLState() != null && TIMEOUT_STATES.contains(s.getSQLState())) {
-                    return true;
-                }
-                // MariaDB/MySQL: 1205 lock wait timeout, 1969/3024 statement time limit.
-                int code = s.getErrorCode();
-                if (code == 1205 || code == 1969 || code == 3024) {
-                    return true;
-                }
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Whether a failure is one a retry on a new connection can overcome: a connection that was lost or
-     * could not be had (SQLState class 08, a pool timeout, a closed connection), a server that is
-     * shutting down, starting or out of connections (PostgreSQL 57P01-57P03, 53300; MariaDB/MySQL
-     * 1040, 1053, 2006, 2013).
-     */
-    static boolean isTransient(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.sql.SQLTransientConnectionException
-                    || t instanceof java.sql.SQLRecoverableException
-                    || t instanceof java.sql.SQLNonTransientConnectionException) {
-                return true;
-            }
-            if (t instanceof SQLException s) {
-                String state = s.getSQLState();
-                if (state != null && (state.startsWith("08") || TRANSIENT_STATES.contains(state))) {
-                    return true;
-                }
-                int code = s.getErrorCode();
-                if (code == 1040 || code == 1053 || code == 2006 || code == 2013) {
-                    return true;
-                }
-            }
-            if (t instanceof java.io.IOException) {
-                return true;
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-        }
-        return false;
-    }
-
-    static boolean isRetryable(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s
-                    && ((s.getSQLState() != null && RETRY_STATES.contains(s.getSQLState()))
-                            || s.getErrorCode() == 1213)) {
-                return true;
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-        }
-        return false;
     }
 }

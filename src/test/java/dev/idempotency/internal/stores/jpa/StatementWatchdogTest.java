@@ -118,7 +118,7 @@ class StatementWatchdogTest {
         try {
             assertThatThrownBy(ps::executeQuery)
                     .isInstanceOf(SQLException.class)
-                    .satisfies(e -> assertThat(JpaIdempotencyStore.isTimeout(e))
+                    .satisfies(e -> assertThat(SqlFailures.isTimeout(e))
                             .as("read as a lock timeout: %s", e)
                             .isTrue());
         } finally {
