@@ -10,6 +10,7 @@ import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
 import dev.idempotency.spi.RecordStatus;
+import dev.idempotency.spi.StorePrimitive;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package dev.idempotency.internal.core;
 
+import dev.idempotency.spi.StorePrimitive;
+
 /**
  * Receives what the engine does: the per-operation events and the latency of every store call. The
  * application's runtime installs at most one (the metrics of {@code dev.idempotency.ops}); without

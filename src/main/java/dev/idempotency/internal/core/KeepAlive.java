@@ -2,6 +2,7 @@ package dev.idempotency.internal.core;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.StorePrimitive;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Map;

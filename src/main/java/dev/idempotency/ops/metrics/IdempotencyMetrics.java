@@ -2,10 +2,10 @@ package dev.idempotency.ops.metrics;
 
 import dev.idempotency.internal.core.IdempotencyObserver;
 import dev.idempotency.internal.core.OperationEvents;
-import dev.idempotency.internal.core.StorePrimitive;
 import dev.idempotency.internal.ops.OpsSettings;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.StorePrimitive;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;

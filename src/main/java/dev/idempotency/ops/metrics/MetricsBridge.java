@@ -1,7 +1,7 @@
 package dev.idempotency.ops.metrics;
 
 import dev.idempotency.internal.core.OperationEvents;
-import dev.idempotency.internal.core.StorePrimitive;
+import dev.idempotency.spi.StorePrimitive;
 
 /**
  * Publishes the metrics into one metrics facility of the server. Implementations reference that

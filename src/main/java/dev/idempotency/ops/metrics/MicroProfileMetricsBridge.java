@@ -2,7 +2,7 @@ package dev.idempotency.ops.metrics;
 
 import dev.idempotency.internal.core.OperationEvents;
 import dev.idempotency.internal.core.ReleaseCause;
-import dev.idempotency.internal.core.StorePrimitive;
+import dev.idempotency.spi.StorePrimitive;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import java.time.Duration;

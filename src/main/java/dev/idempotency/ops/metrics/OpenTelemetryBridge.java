@@ -2,7 +2,7 @@ package dev.idempotency.ops.metrics;
 
 import dev.idempotency.internal.core.OperationEvents;
 import dev.idempotency.internal.core.ReleaseCause;
-import dev.idempotency.internal.core.StorePrimitive;
+import dev.idempotency.spi.StorePrimitive;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;

@@ -1,6 +1,6 @@
 package dev.idempotency.ops.metrics;
 
-import dev.idempotency.internal.core.StorePrimitive;
+import dev.idempotency.spi.StorePrimitive;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 

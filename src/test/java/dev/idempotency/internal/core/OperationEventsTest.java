@@ -14,6 +14,7 @@ import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.DelegatingStore;
 import dev.idempotency.spi.MutableClock;
+import dev.idempotency.spi.StorePrimitive;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

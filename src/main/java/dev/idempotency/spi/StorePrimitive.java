@@ -1,6 +1,9 @@
-package dev.idempotency.internal.core;
+package dev.idempotency.spi;
 
-/** The store primitives whose latency the engine and the inspector measure. */
+/**
+ * The primitives of {@link IdempotencyStore} that a guarded call or an operator makes: the names a store
+ * gives its actions in messages and logs, and the tag of their latency in the metrics.
+ */
 public enum StorePrimitive {
     /** {@code IdempotencyStore.claim}. */
     CLAIM,
