@@ -43,9 +43,9 @@ import org.infinispan.manager.EmbeddedCacheManager;
  * <p>Which store:
  *
  * <ol>
- *   <li>A cache manager without a transport (the default: no {@link #CONFIG}, or an XML file without
+ *   <li>A cache manager without a transport (the default: no {@link InfinispanStoreSettings#CONFIG}, or an XML file without
  *       {@code <transport>}) gets an {@link InfinispanLocalStore} on its local cache {@link
- *       #CACHE}.
+ *       InfinispanStoreSettings#CACHE}.
  *   <li>A clustered cache manager gets an {@link InfinispanRaftStore}: the records are a RAFT state
  *       machine on the manager's JGroups channel, which needs {@code org.jgroups:jgroups-raft} on the
  *       class path. Its RAFT id is the transport's {@code node-name} and its members the transport's
@@ -109,7 +109,7 @@ public final class InfinispanStores {
      * Starts a cache manager and a store on it; closing the store (it is {@link AutoCloseable}) stops
      * the manager.
      *
-     * @param settings the configuration ({@link #CONFIG}, {@link #CACHE}, {@link #CLAIM_GRACE} and the
+     * @param settings the configuration ({@link InfinispanStoreSettings#CONFIG}, {@link InfinispanStoreSettings#CACHE}, {@link InfinispanStoreSettings#CLAIM_GRACE} and the
      *     cluster's keys)
      * @param placeholders values for {@code ${...}} placeholders of the XML configuration
      * @param loader the class loader that finds the XML resource and the application's classes
@@ -139,7 +139,7 @@ public final class InfinispanStores {
     /**
      * A store on a cache manager that the application manages (for example one it produces through
      * CDI); the store never stops it. A manager without a transport must define the cache named by
-     * {@link #CACHE}; a clustered one must set its transport's {@code node-name} and {@code
+     * {@link InfinispanStoreSettings#CACHE}; a clustered one must set its transport's {@code node-name} and {@code
      * raft-members}.
      */
     public static IdempotencyStore onManager(EmbeddedCacheManager manager, ConfigLookup settings) {
