@@ -11,6 +11,8 @@ start_payara() {
   local store="$1" port="$2" war="$3" payara="$4" results="$5" db="$6" log="$7"
   local args=(--nocluster --port "$port" --deploy "$war")
   local opts=(-Xms1g -Xmx1g "-Didempotency.store=$store")
+  # write.sh: the writing resource's joined operation, on the JPA store only (no other store can join).
+  [ "$store" = jpa ] && opts+=("-Ddev.idempotency.bench.http.WritingResource/joined/Idempotent/transaction=joined")
   # shellcheck disable=SC2206
   [ -n "${PAYARA_JAVA_OPTS:-}" ] && opts+=($PAYARA_JAVA_OPTS)
   if [ "$store" = jpa ]; then

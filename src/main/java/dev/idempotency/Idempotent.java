@@ -149,4 +149,12 @@ public @interface Idempotent {
      */
     @Nonbinding
     boolean required() default false;
+
+    /**
+     * Whether the record is written in the caller's transaction ({@link Participation#JOINED}) or
+     * outside it ({@link Participation#SEPARATE}). In config: {@code separate} or {@code joined}.
+     * Default: {@code SEPARATE}.
+     */
+    @Nonbinding
+    Participation transaction() default Participation.SEPARATE;
 }

@@ -65,7 +65,11 @@ class DocsKeysTest {
     /** Other {@code "idempotency."} literals that are not configuration keys, and why. */
     private static final Map<String, String> NOT_KEY_LITERALS = Map.of(
             "idempotency.infinispan.",
-            "a prefix: InfinispanStoreBean hands every idempotency.infinispan.* key to the XML's placeholders");
+            "a prefix: InfinispanStoreBean hands every idempotency.infinispan.* key to the XML's placeholders",
+            "idempotency.jpa.transaction",
+            "retired: RetiredKeys refuses it at deployment, naming the operation setting that replaced it",
+            "idempotency.infinispan.transaction",
+            "retired: RetiredKeys refuses it at deployment, naming the operation setting that replaced it");
 
     /** Relative link targets that may be missing here, and why. */
     private static final Pattern LITERAL = Pattern.compile("\"(idempotency\\.[A-Za-z0-9.<>-]*)\"");

@@ -30,6 +30,17 @@ public interface IdempotencyStore {
     ClaimResult claim(String key, String owner, String fingerprint, Duration lease);
 
     /**
+     * {@link #claim(String, String, String, Duration)} for a guarded operation: what the engine calls.
+     * The default refuses a joined call and claims as above; a store with per-operation limits or the
+     * joined mode overrides it (and then the method above is this one with {@link GuardedOperation#NONE}).
+     */
+    default ClaimResult claim(
+            GuardedOperation operation, String key, String owner, String fingerprint, Duration lease) {
+        refuseJoined(operation);
+        return claim(key, owner, fingerprint, lease);
+    }
+
+    /**
      * Reads the live record for a key.
      *
      * @return the record, or empty when the key is free
@@ -47,12 +58,27 @@ public interface IdempotencyStore {
     boolean complete(String key, String owner, byte[] outcome, Duration ttl);
 
     /**
+     * {@link #complete(String, String, byte[], Duration)} for a guarded operation. In the joined mode
+     * the record is written in the caller's transaction, and becomes COMPLETED when it commits.
+     */
+    default boolean complete(GuardedOperation operation, String key, String owner, byte[] outcome, Duration ttl) {
+        refuseJoined(operation);
+        return complete(key, owner, outcome, ttl);
+    }
+
+    /**
      * Deletes the owner's IN_PROGRESS claim, so that the next call runs again. Fenced by the owner
      * token like {@link #complete}.
      *
      * @return true if the claim was the owner's and is gone; false otherwise (nothing was changed)
      */
     boolean release(String key, String owner);
+
+    /** {@link #release(String, String)} for a guarded operation. */
+    default boolean release(GuardedOperation operation, String key, String owner) {
+        refuseJoined(operation);
+        return release(key, owner);
+    }
 
     /**
      * Extends the owner's IN_PROGRESS claim: its {@code expiresAt} becomes the store's now + {@code
@@ -123,45 +149,24 @@ public interface IdempotencyStore {
     }
 
     /**
-     * The store that serves the records of one operation. A store configured per operation (the JPA
-     * and Infinispan stores' transaction mode) returns a view of itself bound to that operation's
-     * settings; a store without per-operation settings returns itself (the default).
-     *
-     * <p>The engine calls this once per operation, when the operation is planned at deployment, and
-     * then makes that operation's {@link #claim}, {@link #complete} and {@link #release} calls on the
-     * store returned. Calls made on this store itself (message attempts, one-time tokens, cluster locks,
-     * the purge) belong to no operation and use the store's defaults for that case. A per-operation
-     * setting that is invalid is reported here, as an {@link dev.idempotency.IdempotencyConfigurationException}
-     * naming the key, so that it fails the deployment rather than the operation's first call.
-     *
-     * @param operation the operation name
-     * @return the store for that operation's records; never {@code null}
+     * Whether this store can write a guarded operation's records in the caller's JTA transaction
+     * ({@link dev.idempotency.Participation#JOINED}): then a call in that mode completes its record inside
+     * the transaction (before commit), and a rollback undoes the claim by itself. The engine refuses,
+     * at deployment, an operation in the joined mode on a store that answers false (the default).
+     * A store that starts lazily starts here, and a configuration it cannot work with throws.
      */
-    default IdempotencyStore forOperation(String operation) {
-        return this;
+    default boolean canJoinCallerTransaction() {
+        return false;
     }
 
-    /**
-     * Checks the store's per-operation settings against every operation the application guards, once
-     * at deployment, after all of them were planned: a setting that names no guarded operation (a
-     * misspelt operation name) is refused with an {@link dev.idempotency.IdempotencyConfigurationException}
-     * naming the key, so that it fails the deployment instead of silently applying to nothing. The
-     * default checks nothing (a store without per-operation settings).
-     *
-     * @param operations the names of every guarded operation of the application
-     */
-    default void checkOperations(java.util.Set<String> operations) {}
-
-    /**
-     * Whether this store writes the records of {@code operation} in the caller's own transaction, so
-     * that they commit or roll back together with the caller's business data. When true, a guarded
-     * call completes its record inside that transaction (before commit), and a rollback undoes the
-     * claim by itself. When false (the default), a call inside a transaction has its outcome stored
-     * after the commit, and its key released after a rollback.
-     *
-     * @param operation the operation name
-     */
-    default boolean joinsCallerTransaction(String operation) {
-        return false;
+    /** What the defaults of the per-operation primitives do with a joined call: refuse it. */
+    private void refuseJoined(GuardedOperation operation) {
+        if (operation.joined()) {
+            throw new dev.idempotency.IdempotencyConfigurationException("Operation '" + operation.name()
+                    + "' joins the caller's transaction (transaction = JOINED), which "
+                    + getClass().getName()
+                    + " cannot do; set its transaction to SEPARATE or use a store that can join (JPA, Infinispan"
+                    + " cluster).");
+        }
     }
 }

@@ -3,7 +3,11 @@ package dev.idempotency.spi;
 import java.time.Duration;
 import java.util.Optional;
 
-/** A store that forwards every primitive to another; tests override the ones they observe or change. */
+/**
+ * A store that forwards every primitive to another; tests override the ones they observe or change.
+ * The engine's per-operation calls reach the overridable primitives through the SPI's defaults (a
+ * joined call is refused unless a subclass takes it).
+ */
 public class DelegatingStore implements IdempotencyStore {
 
     private final IdempotencyStore delegate;
@@ -11,6 +15,11 @@ public class DelegatingStore implements IdempotencyStore {
     /** @param delegate the store that does the work */
     public DelegatingStore(IdempotencyStore delegate) {
         this.delegate = delegate;
+    }
+
+    /** The store that does the work. */
+    protected IdempotencyStore delegate() {
+        return delegate;
     }
 
     @Override
@@ -49,8 +58,8 @@ public class DelegatingStore implements IdempotencyStore {
     }
 
     @Override
-    public boolean joinsCallerTransaction(String operation) {
-        return delegate.joinsCallerTransaction(operation);
+    public boolean canJoinCallerTransaction() {
+        return delegate.canJoinCallerTransaction();
     }
 
     @Override

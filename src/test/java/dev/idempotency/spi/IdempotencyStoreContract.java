@@ -54,6 +54,23 @@ public abstract class IdempotencyStoreContract {
         return 1000;
     }
 
+    /**
+     * The caller's transaction that the joined cases run in, for a store that can join ({@link
+     * IdempotencyStore#canJoinCallerTransaction}); {@code null} (the default) for one that cannot.
+     */
+    protected CallerTransaction callerTransaction() {
+        return null;
+    }
+
+    /** A caller's transaction on this thread, as a JTA container begins and ends it around a call. */
+    public interface CallerTransaction {
+        void begin() throws Exception;
+
+        void commit() throws Exception;
+
+        void rollback() throws Exception;
+    }
+
     private IdempotencyStore store;
     private String prefix;
 
@@ -454,5 +471,116 @@ public abstract class IdempotencyStoreContract {
                 pool.shutdownNow();
             }
         }
+    }
+
+    // ------------------------------------------------------------------ the joined transaction mode
+
+    private static final GuardedOperation JOINED =
+            new GuardedOperation("contract.joined", dev.idempotency.Participation.JOINED);
+
+    @Test
+    void aStoreEitherJoinsCallersTransactionsOrRefusesAJoinedCall() {
+        if (store.canJoinCallerTransaction()) {
+            assertThat(callerTransaction())
+                    .as("a store that can join gives the contract a caller's transaction for its joined cases")
+                    .isNotNull();
+            return;
+        }
+        String k = key();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.claim(JOINED, k, "o", "fp", LONG))
+                .isInstanceOf(dev.idempotency.IdempotencyConfigurationException.class)
+                .hasMessageContaining("contract.joined");
+        assertThat(store.read(k)).as("a refused joined claim writes nothing").isEmpty();
+    }
+
+    @Test
+    void aJoinedCompletionCountsOnceTheCallersTransactionCommits() throws Exception {
+        CallerTransaction tx = joiningTransaction();
+        if (tx == null) {
+            return; // a store that cannot join: the case above checks that it refuses
+        }
+        String k = key();
+        tx.begin();
+        try {
+            assertThat(store.claim(JOINED, k, "o", "fp", LONG).claimed()).isTrue();
+            assertThat(store.complete(JOINED, k, "o", bytes("joined"), LONG)).isTrue();
+        } catch (Exception | AssertionError e) {
+            tx.rollback();
+            throw e;
+        }
+        tx.commit();
+        IdempotencyRecord r = store.read(k).orElseThrow(() -> new AssertionError("no record after the commit"));
+        assertThat(r.status()).isEqualTo(RecordStatus.COMPLETED);
+        assertThat(r.outcome()).isEqualTo(bytes("joined"));
+        assertThat(store.claim(k, "other", "fp", LONG).claimed())
+                .as("the committed record is replayed, not claimed again")
+                .isFalse();
+    }
+
+    @Test
+    void aJoinedCompletionRolledBackLeavesTheKeyFree() throws Exception {
+        CallerTransaction tx = joiningTransaction();
+        if (tx == null) {
+            return;
+        }
+        String k = key();
+        tx.begin();
+        try {
+            assertThat(store.claim(JOINED, k, "o", "fp", LONG).claimed()).isTrue();
+            assertThat(store.complete(JOINED, k, "o", bytes("undone"), LONG)).isTrue();
+        } finally {
+            tx.rollback();
+        }
+        assertThat(store.read(k).filter(r -> r.status() == RecordStatus.COMPLETED))
+                .as("no outcome of a rolled-back transaction")
+                .isEmpty();
+        assertThat(store.claim(k, "retry", "fp", LONG).claimed())
+                .as("the retry after the rollback runs")
+                .isTrue();
+    }
+
+    @Test
+    void aJoinedReleaseFreesTheKeyWhenTheTransactionCommits() throws Exception {
+        CallerTransaction tx = joiningTransaction();
+        if (tx == null) {
+            return;
+        }
+        String k = key();
+        tx.begin();
+        try {
+            assertThat(store.claim(JOINED, k, "o", "fp", LONG).claimed()).isTrue();
+            assertThat(store.release(JOINED, k, "o")).isTrue();
+        } catch (Exception | AssertionError e) {
+            tx.rollback();
+            throw e;
+        }
+        tx.commit();
+        assertThat(store.claim(k, "retry", "fp", LONG).claimed()).isTrue();
+    }
+
+    @Test
+    void callsOfNoOperationStaySeparateInsideACallersTransaction() throws Exception {
+        CallerTransaction tx = joiningTransaction();
+        if (tx == null) {
+            return;
+        }
+        String k = key();
+        tx.begin();
+        try {
+            assertThat(store.claim(GuardedOperation.NONE, k, "o", "fp", LONG).claimed())
+                    .isTrue();
+            assertThat(store.complete(GuardedOperation.NONE, k, "o", bytes("kept"), LONG))
+                    .isTrue();
+        } finally {
+            tx.rollback();
+        }
+        assertThat(store.read(k).map(IdempotencyRecord::status))
+                .as("a message attempt or token record is not undone by the caller's rollback")
+                .contains(RecordStatus.COMPLETED);
+    }
+
+    /** The caller's transaction of a store that can join; null for one that cannot. */
+    private CallerTransaction joiningTransaction() {
+        return store.canJoinCallerTransaction() ? callerTransaction() : null;
     }
 }

@@ -288,6 +288,11 @@ public class IdempotencyExtension implements Extension {
         public boolean required() {
             return false;
         }
+
+        @Override
+        public dev.idempotency.Participation transaction() {
+            return dev.idempotency.Participation.SEPARATE;
+        }
     }
 
     @SuppressWarnings("all")

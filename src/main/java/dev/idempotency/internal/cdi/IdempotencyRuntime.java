@@ -206,7 +206,7 @@ public class IdempotencyRuntime implements EntryPointServices {
             throw new IdempotencyConfigurationException("No @Idempotent found for " + PolicyResolver.describe(method));
         }
         OperationPolicy policy = policies.resolve(method, annotation);
-        if (engine.store(policy.name()).joinsCallerTransaction(policy.name())) {
+        if (policy.joined()) {
             JoinedModeCheck.check(method, targetClass, policy.name(), guardPriority);
         }
         GuardedMethod plan = GuardedMethod.plan(method, policy, engine, settlement);

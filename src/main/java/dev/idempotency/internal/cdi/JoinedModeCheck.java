@@ -1,6 +1,7 @@
 package dev.idempotency.internal.cdi;
 
 import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.Participation;
 import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.internal.core.PolicyResolver;
 import java.lang.annotation.Annotation;
@@ -77,8 +78,9 @@ final class JoinedModeCheck {
         }
         if (reason != null) {
             throw new IdempotencyConfigurationException("@Idempotent on " + PolicyResolver.describe(method)
-                    + " cannot use the joined transaction mode: " + reason + ". Set idempotency.jpa.transaction."
-                    + operation + "=separate, or " + fix + ".");
+                    + " (operation '" + operation + "') cannot use the joined transaction mode: " + reason
+                    + ". Set " + PolicyResolver.howToSet(method, "transaction", Participation.SEPARATE) + ", or " + fix
+                    + ".");
         }
     }
 

@@ -101,7 +101,7 @@ public final class GuardedMethod {
                 outcomes,
                 engine,
                 fallback,
-                engine.store(policy.name()).joinsCallerTransaction(policy.name()),
+                policy.joined(),
                 stage,
                 CanonicalJson.writers(method));
     }

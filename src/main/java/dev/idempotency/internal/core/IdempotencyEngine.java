@@ -5,7 +5,9 @@ import dev.idempotency.IdempotencyInProgressException;
 import dev.idempotency.IdempotencyKeyMismatchException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.InProgressPolicy;
+import dev.idempotency.Participation;
 import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.GuardedOperation;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
@@ -51,8 +53,8 @@ public final class IdempotencyEngine {
      * waits (not at construction: a store bean may start only when first used).
      */
     private volatile Boolean notified;
-    /** The store of each operation ({@link IdempotencyStore#forOperation}), resolved once per operation. */
-    private final ConcurrentHashMap<String, IdempotencyStore> operationStores = new ConcurrentHashMap<>();
+    /** The transaction participation of each operation planned so far ({@link #planned}). */
+    private final ConcurrentHashMap<String, Participation> operations = new ConcurrentHashMap<>();
 
     private final Duration retryAfter;
     private final IdempotencyObserver observer;
@@ -62,10 +64,6 @@ public final class IdempotencyEngine {
     private final WaitLimits.Waiters waiters;
     private final KeepAlive keepAlive;
     private final String application;
-    /** Per operation: whether its store writes in the caller's transaction. */
-    private final ConcurrentHashMap<String, Boolean> joinsByOperation = new ConcurrentHashMap<>();
-    /** The operations whose settings {@link #planned} logged. */
-    private final java.util.Set<String> described = ConcurrentHashMap.newKeySet();
 
     /** @param store where records live */
     public IdempotencyEngine(IdempotencyStore store) {
@@ -179,24 +177,6 @@ public final class IdempotencyEngine {
     }
 
     /**
-     * The store of one operation's records: {@link IdempotencyStore#forOperation}, asked once per
-     * operation and kept. Entry points call this when they plan an operation, so that an invalid
-     * per-operation store setting fails the deployment.
-     *
-     * @throws IdempotencyConfigurationException the store refuses the operation's settings
-     */
-    public IdempotencyStore store(String operation) {
-        IdempotencyStore s = operationStores.get(operation);
-        if (s == null) {
-            s = operationStores.computeIfAbsent(
-                    operation,
-                    o -> Objects.requireNonNull(
-                            store.forOperation(o), () -> store.getClass().getName() + ".forOperation returned null"));
-        }
-        return s;
-    }
-
-    /**
      * Logs an operation's effective settings, once per operation, at INFO: what the annotation and the
      * configuration resolved to, so that a deployment's log confirms which mode and lease each got.
      * Entry points call it when they plan an operation.
@@ -204,11 +184,17 @@ public final class IdempotencyEngine {
      * @param entryPoint how the operation is reached, such as {@code CDI} or {@code HTTP}
      */
     public void planned(OperationPolicy policy, String entryPoint) {
-        if (!described.add(policy.name())) {
+        Participation before = operations.putIfAbsent(policy.name(), policy.transaction());
+        if (before != null) {
+            if (before != policy.transaction()) {
+                throw new IdempotencyConfigurationException("Operation '" + policy.name() + "' is planned with"
+                        + " transaction = " + before + " and, by another method, with transaction = "
+                        + policy.transaction() + ": the methods of one operation share its records, so they must"
+                        + " agree. Give them the same transaction setting, or different operation names.");
+            }
             return;
         }
-        IdempotencyStore s = store(policy.name());
-        boolean joined = s.joinsCallerTransaction(policy.name());
+        boolean joined = policy.joined();
         LOG.log(
                 Level.INFO,
                 "idempotent operation ''{0}'' ({1}): ttl {2}, lease {3}{4}, onInProgress {5}, key {6}, {7} transaction"
@@ -223,9 +209,45 @@ public final class IdempotencyEngine {
                 joined ? "joined" : "separate");
     }
 
-    /** The operations planned so far ({@link #store(String)} asked for them), in no particular order. */
-    public java.util.Set<String> operations() {
-        return java.util.Set.copyOf(operationStores.keySet());
+    /**
+     * Starts the store (one that starts lazily starts here, and a configuration it cannot work with
+     * throws), then refuses operations in the joined transaction mode when the store cannot join
+     * ({@link IdempotencyStore#canJoinCallerTransaction}). Entry points call it once at deployment, when
+     * every operation is known.
+     *
+     * @param unplanned operations not {@link #planned} through this engine (HTTP routes known at startup)
+     * @throws IdempotencyConfigurationException naming the joined operations and the fix
+     */
+    public void checkTransactions(java.util.Map<String, Participation> unplanned) {
+        boolean canJoin = store.canJoinCallerTransaction();
+        java.util.Set<String> joined = new java.util.TreeSet<>();
+        operations.forEach((name, transaction) -> {
+            if (transaction == Participation.JOINED) {
+                joined.add(name);
+            }
+        });
+        unplanned.forEach((name, transaction) -> {
+            if (transaction == Participation.JOINED) {
+                joined.add(name);
+            }
+        });
+        if (joined.isEmpty()) {
+            return;
+        }
+        if (!canJoin) {
+            throw new IdempotencyConfigurationException("The operations " + joined + " join the caller's"
+                    + " transaction (@Idempotent(transaction = JOINED) or the config key"
+                    + " '<class>/<method>/Idempotent/transaction'), but the idempotency store ("
+                    + store.getClass().getSimpleName() + ") cannot write in it. Use a store that can (config key"
+                    + " 'idempotency.store': the JPA store on PostgreSQL, MariaDB/MySQL or H2, the Infinispan store"
+                    + " in a cluster), or set their transaction to separate.");
+        }
+        LOG.log(Level.INFO, "idempotency: operations in the joined transaction mode: {0}", joined);
+    }
+
+    /** The operations planned so far ({@link #planned}), with their transaction participation. */
+    public java.util.Map<String, Participation> operations() {
+        return java.util.Map.copyOf(operations);
     }
 
     /** The observer this engine reports to. */
@@ -299,8 +321,8 @@ public final class IdempotencyEngine {
                     boolean tookOver = RecordLifecycle.isTakeover(result.replaced());
                     events.executed(tookOver);
                     Admission.Owned owned = new Admission.Owned(key, owner, policy, tookOver, events);
-                    if (keptAlive(policy.name())) {
-                        keepAlive.track(owned, store(policy.name()), observer);
+                    if (keptAlive(policy)) {
+                        keepAlive.track(owned, store, observer);
                     }
                     return owned;
                 }
@@ -346,7 +368,7 @@ public final class IdempotencyEngine {
                 // slower look at the store in case a notice is lost. Other waiters (and those of a record
                 // that commits with the caller's transaction, after its settlement) poll at growing
                 // intervals.
-                boolean joined = joinsCallerTransaction(policy.name());
+                boolean joined = policy.joined();
                 boolean ownedHere =
                         !joined && record.owner() != null && record.owner().startsWith(tokenPrefix);
                 awaitSettled(
@@ -377,20 +399,8 @@ public final class IdempotencyEngine {
      * and the operation's store does not write them in the caller's transaction (an uncommitted claim
      * is held by that transaction, and no other connection could renew it).
      */
-    private boolean keptAlive(String operation) {
-        if (!keepAlive.enabled()) {
-            return false;
-        }
-        return !joinsCallerTransaction(operation);
-    }
-
-    /** Whether the operation's store writes its records in the caller's transaction; asked once per operation. */
-    private boolean joinsCallerTransaction(String operation) {
-        Boolean joins = joinsByOperation.get(operation);
-        if (joins == null) {
-            joins = joinsByOperation.computeIfAbsent(operation, o -> store(o).joinsCallerTransaction(o));
-        }
-        return joins;
+    private boolean keptAlive(OperationPolicy policy) {
+        return keepAlive.enabled() && !policy.joined();
     }
 
     /** The keep-alive of this engine. */
@@ -408,9 +418,7 @@ public final class IdempotencyEngine {
      */
     public void hold(Admission.Owned claim) {
         keepAlive.untrack(claim);
-        String operation = claim.policy().name();
-        IdempotencyStore store = store(operation);
-        if (store.joinsCallerTransaction(operation)) {
+        if (claim.policy().joined()) {
             return;
         }
         long started = started();
@@ -447,16 +455,18 @@ public final class IdempotencyEngine {
         String owner = newOwner();
         String key = claim.key().storeKey();
         try {
-            ClaimResult again =
-                    store.claim(key, owner, fingerprint, claim.policy().lease());
+            // Outside any transaction: the caller's has rolled back.
+            GuardedOperation separate = new GuardedOperation(claim.policy().name(), Participation.SEPARATE);
+            ClaimResult again = store.claim(
+                    separate, key, owner, fingerprint, claim.policy().lease());
             if (!again.claimed()) {
                 LOG.log(Level.DEBUG, "{0}: another call claimed the key after the rollback", claim.key());
                 return false;
             }
-            if (store.complete(key, owner, outcome, claim.policy().ttl())) {
+            if (store.complete(separate, key, owner, outcome, claim.policy().ttl())) {
                 return true;
             }
-            store.release(key, owner);
+            store.release(separate, key, owner);
             return false;
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, claim.key() + ": the outcome of a rolled-back call could not be stored", e);
@@ -504,12 +514,12 @@ public final class IdempotencyEngine {
         long started = started();
         boolean failed = true;
         try {
-            boolean done = store(claim.policy().name())
-                    .complete(
-                            claim.key().storeKey(),
-                            claim.owner(),
-                            outcome,
-                            claim.policy().ttl());
+            boolean done = store.complete(
+                    claim.policy().guarded(),
+                    claim.key().storeKey(),
+                    claim.owner(),
+                    outcome,
+                    claim.policy().ttl());
             failed = false;
             finished(StorePrimitive.COMPLETE, started, false);
             if (!done) {
@@ -573,7 +583,8 @@ public final class IdempotencyEngine {
     private boolean releaseOnce(Admission.Owned claim, ReleaseCause cause) {
         long started = started();
         try {
-            boolean released = store(claim.policy().name()).release(claim.key().storeKey(), claim.owner());
+            boolean released =
+                    store.release(claim.policy().guarded(), claim.key().storeKey(), claim.owner());
             finished(StorePrimitive.RELEASE, started, false);
             if (released) {
                 claim.events().released(cause);
@@ -593,7 +604,7 @@ public final class IdempotencyEngine {
     private ClaimResult claim(OperationPolicy policy, RecordKey key, String owner, String fingerprint) {
         long started = started();
         try {
-            ClaimResult result = store(policy.name()).claim(key.storeKey(), owner, fingerprint, policy.lease());
+            ClaimResult result = store.claim(policy.guarded(), key.storeKey(), owner, fingerprint, policy.lease());
             finished(StorePrimitive.CLAIM, started, false);
             return result;
         } catch (IdempotencyStoreUnavailableException e) {

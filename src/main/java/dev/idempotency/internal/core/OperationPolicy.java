@@ -1,6 +1,8 @@
 package dev.idempotency.internal.core;
 
 import dev.idempotency.InProgressPolicy;
+import dev.idempotency.Participation;
+import dev.idempotency.spi.GuardedOperation;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -13,6 +15,7 @@ import java.util.Objects;
  * @param onInProgress what a concurrent repeat does
  * @param exceptions which exceptions are kept and which release the key
  * @param required whether a call without a key fails
+ * @param transaction whether its records are written in the caller's transaction
  */
 public record OperationPolicy(
         String name,
@@ -20,11 +23,13 @@ public record OperationPolicy(
         Duration lease,
         InProgressPolicy onInProgress,
         ExceptionPolicy exceptions,
-        boolean required) {
+        boolean required,
+        Participation transaction) {
 
     /** Checks the fields. */
     public OperationPolicy {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(transaction, "transaction");
         Objects.requireNonNull(onInProgress, "onInProgress");
         Objects.requireNonNull(exceptions, "exceptions");
         if (ttl == null || ttl.isNegative() || ttl.isZero()) {
@@ -33,5 +38,31 @@ public record OperationPolicy(
         if (lease == null || lease.isNegative() || lease.isZero()) {
             throw new IllegalArgumentException("lease must be positive: " + lease);
         }
+    }
+
+    /** A policy whose records are written outside the caller's transaction. */
+    public OperationPolicy(
+            String name,
+            Duration ttl,
+            Duration lease,
+            InProgressPolicy onInProgress,
+            ExceptionPolicy exceptions,
+            boolean required) {
+        this(name, ttl, lease, onInProgress, exceptions, required, Participation.SEPARATE);
+    }
+
+    /** This policy under another operation name. */
+    public OperationPolicy named(String other) {
+        return new OperationPolicy(other, ttl, lease, onInProgress, exceptions, required, transaction);
+    }
+
+    /** Whether its records are written in the caller's transaction. */
+    public boolean joined() {
+        return transaction == Participation.JOINED;
+    }
+
+    /** What the store is told about the calls it makes for this operation. */
+    public GuardedOperation guarded() {
+        return new GuardedOperation(name, transaction);
     }
 }

@@ -3,6 +3,7 @@ package dev.idempotency.internal.core;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.InProgressPolicy;
+import dev.idempotency.Participation;
 import dev.idempotency.spi.ConfigLookup;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -70,7 +71,12 @@ public final class PolicyResolver {
                 .orElse(List.of(annotation.releaseOn()));
         boolean required =
                 lookup.read("required", key -> settings.bool(key, annotation.required()), annotation.required());
-        return new OperationPolicy(name, ttl, lease, onInProgress, new ExceptionPolicy(keepOn, releaseOn), required);
+        Participation transaction = lookup.read(
+                "transaction",
+                key -> settings.enumOf(key, Participation.class, annotation.transaction()),
+                annotation.transaction());
+        return new OperationPolicy(
+                name, ttl, lease, onInProgress, new ExceptionPolicy(keepOn, releaseOn), required, transaction);
     }
 
     /**
@@ -160,6 +166,16 @@ public final class PolicyResolver {
         return p.isNamePresent()
                 ? "parameter '" + p.getName() + "'"
                 : "parameter #" + (index + 1) + " (" + p.getType().getSimpleName() + ")";
+    }
+
+    /**
+     * How a message tells the user to set one member of a method's policy: {@code config key
+     * 'com.example.Orders/place/Idempotent/transaction=separate' or @Idempotent(transaction = SEPARATE)}.
+     */
+    public static String howToSet(Method method, String member, Enum<?> value) {
+        return "config key '" + method.getDeclaringClass().getName() + "/" + method.getName() + "/" + ANNOTATION + "/"
+                + member + "=" + value.name().toLowerCase(java.util.Locale.ROOT) + "' or @" + ANNOTATION + "("
+                + member + " = " + value.name() + ")";
     }
 
     /** A human name of a method for messages: {@code com.example.Orders#place}. */

@@ -1,7 +1,8 @@
 package dev.idempotency.internal.jaxrs;
 
+import dev.idempotency.Participation;
 import dev.idempotency.internal.core.EntryPointServices;
-import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.internal.core.RetiredKeys;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
@@ -13,9 +14,10 @@ import jakarta.servlet.annotation.HandlesTypes;
 import jakarta.ws.rs.Path;
 import java.lang.System.Logger.Level;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -75,21 +77,20 @@ public class DeploymentCheck implements ServletContainerInitializer {
                 LOG.log(Level.DEBUG, "no idempotency runtime to check at startup: {0}", e.toString());
                 return;
             }
-            IdempotencyStore store = runtime.engine().store();
-            // Starts a store that starts lazily; a configuration it cannot work with throws here.
-            store.joinsCallerTransaction("");
             Config config = ConfigProvider.getConfig(event.getServletContext().getClassLoader());
+            RetiredKeys.check(config.getPropertyNames());
             List<GuardedRoutes.Route> routes =
                     GuardedRoutes.of(classes, key -> config.getOptionalValue(key, String.class));
-            Set<String> operations = new HashSet<>(runtime.engine().operations());
+            Map<String, Participation> operations = new TreeMap<>();
             for (GuardedRoutes.Route route : routes) {
-                operations.add(route.operation());
-                if (route.async() && store.joinsCallerTransaction(route.operation())) {
+                operations.putIfAbsent(route.operation(), route.transaction());
+                if (route.async() && route.transaction() == Participation.JOINED) {
                     throw IdempotencyFeature.asyncJoined(route.method(), route.operation());
                 }
             }
             // Every operation is known now: the CDI ones were planned with the runtime, the routes above.
-            store.checkOperations(operations);
+            // Starts a store that starts lazily; a configuration it cannot work with throws here.
+            runtime.engine().checkTransactions(operations);
         }
 
         @Override

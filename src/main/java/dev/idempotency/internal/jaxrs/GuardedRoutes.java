@@ -1,6 +1,7 @@
 package dev.idempotency.internal.jaxrs;
 
 import dev.idempotency.Idempotent;
+import dev.idempotency.Participation;
 import dev.idempotency.internal.core.Declarations;
 import dev.idempotency.internal.core.OperationPolicy;
 import dev.idempotency.internal.core.PolicyResolver;
@@ -34,6 +35,7 @@ public final class GuardedRoutes {
      * @param required whether a request without the key is refused (400)
      * @param keyMaxLength the longest accepted key
      * @param method the resource method
+     * @param transaction whether its records are written in the caller's transaction
      */
     public record Route(
             String httpMethod,
@@ -42,7 +44,8 @@ public final class GuardedRoutes {
             String header,
             boolean required,
             int keyMaxLength,
-            Method method) {
+            Method method,
+            Participation transaction) {
 
         /** Whether the response comes on another thread: a CompletionStage, or a suspended AsyncResponse. */
         public boolean async() {
@@ -86,7 +89,8 @@ public final class GuardedRoutes {
                         http.header(),
                         policy.required(),
                         http.keyMaxLength(),
-                        method));
+                        method,
+                        policy.transaction()));
             }
         }
         return List.copyOf(routes);

@@ -2,6 +2,7 @@ package dev.idempotency.internal.jaxrs;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
+import dev.idempotency.Participation;
 import dev.idempotency.internal.core.Declarations;
 import dev.idempotency.internal.core.EntryPointServices;
 import dev.idempotency.internal.core.OperationPolicy;
@@ -56,14 +57,8 @@ public final class IdempotencyFeature implements DynamicFeature {
         String name = resolved.name().equals(PolicyResolver.defaultName(method))
                 ? routeName(httpMethod, resourceClass, method)
                 : resolved.name();
-        OperationPolicy policy = new OperationPolicy(
-                name,
-                resolved.ttl(),
-                resolved.lease(),
-                resolved.onInProgress(),
-                resolved.exceptions(),
-                resolved.required());
-        if (http.guards(httpMethod) && runtime.engine().store(name).joinsCallerTransaction(name) && isAsync(method)) {
+        OperationPolicy policy = resolved.named(name);
+        if (http.guards(httpMethod) && policy.joined() && isAsync(method)) {
             throw asyncJoined(method, name);
         }
         context.register(
@@ -77,9 +72,11 @@ public final class IdempotencyFeature implements DynamicFeature {
     /** The refusal of an asynchronous resource method whose operation is in the joined mode. */
     static IdempotencyConfigurationException asyncJoined(Method method, String operation) {
         return new IdempotencyConfigurationException("@Idempotent on resource method "
-                + PolicyResolver.describe(method) + " cannot use the joined transaction mode: it is"
-                + " asynchronous, and the JTA transaction the filter begins is bound to the request's thread."
-                + " Set idempotency.jpa.transaction." + operation + "=separate, or make the method synchronous.");
+                + PolicyResolver.describe(method) + " (operation '" + operation + "') cannot use the joined"
+                + " transaction mode: it is asynchronous, and the JTA transaction the filter begins is bound to the"
+                + " request's thread. Set "
+                + PolicyResolver.howToSet(method, "transaction", Participation.SEPARATE)
+                + ", or make the method synchronous.");
     }
 
     /** A CompletionStage result, or a suspended AsyncResponse: the response comes on another thread. */

@@ -84,7 +84,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
         // Only guarded methods are operations; a GET on an @Idempotent class is not counted.
         this.events = guarded ? engine.events(policy.name()) : OperationEvents.NONE;
         // The store writes this operation's records in the caller's transaction: the filter begins it.
-        this.joined = guarded && engine.store(policy.name()).joinsCallerTransaction(policy.name());
+        this.joined = guarded && policy.joined();
         if (guarded) {
             engine.planned(policy, "HTTP");
         }

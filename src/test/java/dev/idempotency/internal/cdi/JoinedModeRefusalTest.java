@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  */
 class JoinedModeRefusalTest {
 
-    private static final Map<String, String> JOINED = Map.of("idempotency.store", "joined");
+    /** Every operation joins (the global form of the per-method key), on a store that can join. */
+    private static final Map<String, String> JOINED =
+            Map.of("idempotency.store", "joined", "Idempotent/transaction", "joined");
 
     @Test
     void aMethodReturningAStageIsRefused() {
@@ -129,6 +131,8 @@ class JoinedModeRefusalTest {
                 .rootCause()
                 .hasMessageContaining(method)
                 .hasMessageContaining(reason)
-                .hasMessageContaining("idempotency.jpa.transaction." + operation + "=separate");
+                .hasMessageContaining("operation '" + operation + "'")
+                .hasMessageContaining(method.replace('#', '/') + "/Idempotent/transaction=separate'")
+                .hasMessageContaining("@Idempotent(transaction = SEPARATE)");
     }
 }

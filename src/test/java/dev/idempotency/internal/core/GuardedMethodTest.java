@@ -11,11 +11,12 @@ import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.spi.ConfigLookup;
-import dev.idempotency.spi.DelegatingStore;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.JoiningStore;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -128,14 +129,12 @@ class GuardedMethodTest {
 
     @Test
     void aStoreThatJoinsTheCallersTransactionCompletesInsideIt() throws Exception {
-        IdempotencyStore joining = new DelegatingStore(new MemoryIdempotencyStore()) {
-            @Override
-            public boolean joinsCallerTransaction(String operation) {
-                return operation.equals("svc.book");
-            }
-        };
+        IdempotencyStore joining = new JoiningStore(new MemoryIdempotencyStore());
         Method m = Service.class.getMethod("book", String.class);
-        OperationPolicy policy = new PolicyResolver(ConfigLookup.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        OperationPolicy policy = new PolicyResolver(
+                        ConfigLookup.of(Map.of(Service.class.getName() + "/book/Idempotent/transaction", "joined")))
+                .resolve(m, m.getAnnotation(Idempotent.class));
+        assertThat(policy.joined()).isTrue();
         GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(joining), tx);
         assertThat(call(g, "c")).isEqualTo("run-1");
         assertThat(tx.onCommit).as("nothing deferred to after the commit").isEmpty();
@@ -150,12 +149,7 @@ class GuardedMethodTest {
     @Test
     void aJoinedStoreThatCannotStoreTheOutcomeFailsTheCallSoItsTransactionRollsBack() throws Exception {
         java.util.concurrent.atomic.AtomicReference<String> mode = new java.util.concurrent.atomic.AtomicReference<>();
-        IdempotencyStore joining = new DelegatingStore(new MemoryIdempotencyStore()) {
-            @Override
-            public boolean joinsCallerTransaction(String operation) {
-                return true;
-            }
-
+        IdempotencyStore joining = new JoiningStore(new MemoryIdempotencyStore()) {
             @Override
             public boolean complete(String key, String owner, byte[] outcome, java.time.Duration ttl) {
                 if (mode.get().equals("outage")) {
@@ -165,7 +159,8 @@ class GuardedMethodTest {
             }
         };
         Method m = Service.class.getMethod("book", String.class);
-        OperationPolicy policy = new PolicyResolver(ConfigLookup.none()).resolve(m, m.getAnnotation(Idempotent.class));
+        OperationPolicy policy = new PolicyResolver(ConfigLookup.of(Map.of("Idempotent/transaction", "JOINED")))
+                .resolve(m, m.getAnnotation(Idempotent.class));
         GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(joining), tx);
         for (String ending : List.of("outage", "taken over")) {
             mode.set(ending);

@@ -186,15 +186,19 @@ class KeepAliveTest {
     @Test
     void claimsInTheCallersTransactionAreNotRenewed() {
         MemoryIdempotencyStore memory = new MemoryIdempotencyStore();
-        IdempotencyStore joined = new DelegatingStore(memory) {
-            @Override
-            public boolean joinsCallerTransaction(String operation) {
-                return true;
-            }
-        };
+        IdempotencyStore joined = new dev.idempotency.spi.JoiningStore(memory);
         KeepAlive keepAlive = on();
         IdempotencyEngine engine = engine(joined, keepAlive);
-        engine.begin(policy(LEASE), RecordKey.of("op", "", "joined"), "fp");
+        OperationPolicy separate = policy(LEASE);
+        OperationPolicy policy = new OperationPolicy(
+                separate.name(),
+                separate.ttl(),
+                separate.lease(),
+                separate.onInProgress(),
+                separate.exceptions(),
+                separate.required(),
+                dev.idempotency.Participation.JOINED);
+        engine.begin(policy, RecordKey.of("op", "", "joined"), "fp");
         assertThat(keepAlive.tracked()).isZero();
     }
 

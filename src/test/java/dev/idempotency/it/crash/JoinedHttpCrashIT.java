@@ -70,7 +70,7 @@ class JoinedHttpCrashIT {
                                 .addPackage(Crash.class.getPackage())
                                 .addAsResource(
                                         new StringAsset("idempotency.store=jpa\n"
-                                                + "idempotency.jpa.transaction=joined\n"
+                                                + "Idempotent/transaction=joined\n"
                                                 + "idempotency.jpa.datasource=" + CrashOrdersResource.DATASOURCE
                                                 + "\n"),
                                         "META-INF/microprofile-config.properties"),

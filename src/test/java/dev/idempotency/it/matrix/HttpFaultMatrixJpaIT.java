@@ -17,7 +17,6 @@ class HttpFaultMatrixJpaIT extends HttpFaultMatrix {
                 "http-matrix-jpa.war",
                 "idempotency.store=jpa",
                 "idempotency.jpa.datasource=" + MatrixEffects.DATASOURCE,
-                "idempotency.jpa.transaction=separate",
                 JoinedChargesResource.JOINED_CONFIG);
     }
 

@@ -57,15 +57,18 @@ class DeploymentRefusalsIT {
     }
 
     private static WebArchive war(String name, Class<?> resource, String storeDataSource, String moreConfig) {
+        return war(name, resource, "jpa", storeDataSource, moreConfig);
+    }
+
+    /** The resources' operation is in the joined mode by its annotation. */
+    private static WebArchive war(
+            String name, Class<?> resource, String store, String storeDataSource, String moreConfig) {
         return Deployments.withPostgres(
                 Deployments.war(name)
                         .addClasses(RefusalApp.class, resource)
                         .addAsResource(
-                                new StringAsset("idempotency.store=jpa\n"
-                                        + "idempotency.jpa.datasource=" + storeDataSource + "\n"
-                                        + "idempotency.jpa.transaction=separate\n"
-                                        + "idempotency.jpa.transaction." + AsyncJoinedResource.OPERATION
-                                        + "=joined\n" + moreConfig),
+                                new StringAsset("idempotency.store=" + store + "\n" + "idempotency.jpa.datasource="
+                                        + storeDataSource + "\n" + moreConfig),
                                 "META-INF/microprofile-config.properties"),
                 DATASOURCE);
     }
@@ -86,19 +89,34 @@ class DeploymentRefusalsIT {
         return war("refusal-unbound.war", SyncJoinedResource.class, "java:app/jdbc/nothing-binds-this");
     }
 
-    @Deployment(name = "misspelt", managed = false, testable = false)
-    static WebArchive misspelt() {
-        // The control's WAR, plus a per-operation key whose operation name is misspelt.
+    @Deployment(name = "retired", managed = false, testable = false)
+    static WebArchive retired() {
+        // The control's WAR, plus the per-operation key of the store's former transaction mode.
         return war(
-                "refusal-misspelt.war",
+                "refusal-retired.war",
                 SyncJoinedResource.class,
                 DATASOURCE,
-                "idempotency.jpa.transaction.refunds.creat=joined\n");
+                "idempotency.jpa.transaction.refunds.create=joined\n");
+    }
+
+    @Deployment(name = "unjoinable", managed = false, testable = false)
+    static WebArchive unjoinable() {
+        // The control's WAR on the memory store, which cannot write in the caller's transaction.
+        return war("refusal-unjoinable.war", SyncJoinedResource.class, "memory", DATASOURCE, "");
     }
 
     @Test
-    void aPerOperationKeyNamingNoOperationFailsTheDeployment() throws Exception {
-        refused("misspelt", misspelt(), "'idempotency.jpa.transaction.refunds.creat' sets the transaction mode");
+    void aRetiredTransactionModeKeyFailsTheDeploymentNamingItsReplacement() throws Exception {
+        refused(
+                "retired",
+                retired(),
+                "Config key 'idempotency.jpa.transaction.refunds.create' is no longer read: the transaction mode is"
+                        + " now a setting of each operation");
+    }
+
+    @Test
+    void aJoinedOperationOnAStoreThatCannotJoinFailsTheDeployment() throws Exception {
+        refused("unjoinable", unjoinable(), "but the idempotency store (MemoryIdempotencyStore) cannot write in it");
     }
 
     @Test

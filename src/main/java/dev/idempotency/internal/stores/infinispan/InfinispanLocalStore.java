@@ -4,9 +4,7 @@ import static dev.idempotency.spi.StoreSupport.keyHash;
 import static dev.idempotency.spi.StoreSupport.millis;
 import static dev.idempotency.spi.StoreSupport.saturatedAdd;
 
-import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.internal.stores.JoinedMode;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
@@ -61,7 +59,6 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
     private final Clock clock;
     private final long graceMillis;
     private final Runnable onClose;
-    private final Predicate<String> joined;
 
     /**
      * @param cache the local cache that holds the records (keys: namespaced keys; values: records)
@@ -70,15 +67,10 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
      *     still complete it
      * @param onClose what {@link #close()} stops (the cache manager this store created), or {@code
      *     null} when the cache belongs to someone else
-     * @param joined which operations are configured for the joined mode, which a local cache refuses
      * @throws IllegalArgumentException the cache is clustered
      */
     public InfinispanLocalStore(
-            Cache<String, IdempotencyRecord> cache,
-            Clock clock,
-            Duration claimGrace,
-            Runnable onClose,
-            Predicate<String> joined) {
+            Cache<String, IdempotencyRecord> cache, Clock clock, Duration claimGrace, Runnable onClose) {
         if (cache.getCacheConfiguration().clustering().cacheMode().isClustered()) {
             throw new IllegalArgumentException("cache '" + cache.getName() + "' is clustered ("
                     + cache.getCacheConfiguration().clustering().cacheMode()
@@ -88,17 +80,16 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
         this.clock = clock;
         this.graceMillis = millis(claimGrace);
         this.onClose = onClose;
-        this.joined = joined;
     }
 
     /**
      * A store on a local cache that someone else manages, with the system clock.
      *
      * @param cache the cache that holds the records
-     * @param claimGrace see {@link #InfinispanLocalStore(Cache, Clock, Duration, Runnable, Predicate)}
+     * @param claimGrace see {@link #InfinispanLocalStore(Cache, Clock, Duration, Runnable)}
      */
     public InfinispanLocalStore(Cache<String, IdempotencyRecord> cache, Duration claimGrace) {
-        this(cache, Clock.systemUTC(), claimGrace, null, operation -> false);
+        this(cache, Clock.systemUTC(), claimGrace, null);
     }
 
     /** The cache that holds the records. */
@@ -218,36 +209,6 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
     @Override
     public int purgeExpired(int max) {
         return 0;
-    }
-
-    /** This store; refuses an operation configured for the joined mode (see {@link #joinsCallerTransaction}). */
-    @Override
-    public IdempotencyStore forOperation(String operation) {
-        joinsCallerTransaction(operation);
-        return this;
-    }
-
-    /**
-     * Refuses a per-operation mode key ({@code idempotency.infinispan.transaction.<operation>}) that
-     * names no guarded operation.
-     */
-    @Override
-    public void checkOperations(java.util.Set<String> operations) {
-        JoinedMode.checkOperationKeys(InfinispanStoreSettings.TRANSACTION, operations, JoinedMode.configNames());
-    }
-
-    /**
-     * Always false: refuses an operation configured for the joined mode, which only a cluster offers (a
-     * local cache's records live and die with its node).
-     */
-    @Override
-    public boolean joinsCallerTransaction(String operation) {
-        if (joined.test(operation)) {
-            throw new IdempotencyConfigurationException("'" + InfinispanStoreSettings.TRANSACTION + "." + operation
-                    + "' is joined, but the Infinispan store runs on one node's local cache, whose records live and"
-                    + " die with the node: the joined mode is for a cluster. Remove the key.");
-        }
-        return false;
     }
 
     /** Stops the cache manager this store created; a cache supplied by the application is left running. */

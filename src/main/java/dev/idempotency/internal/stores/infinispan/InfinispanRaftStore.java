@@ -3,10 +3,10 @@ package dev.idempotency.internal.stores.infinispan;
 import static dev.idempotency.spi.StoreSupport.keyHash;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.internal.stores.ForwardingStore;
 import dev.idempotency.internal.stores.JoinedMode;
 import dev.idempotency.internal.stores.Throttle;
 import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.GuardedOperation;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
@@ -21,8 +21,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,7 +34,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import org.infinispan.factories.GlobalComponentRegistry;
@@ -102,8 +99,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
      * @param fsync whether every log append is forced to disk before it counts
      * @param writeTimeout how long a command waits for its answer
      * @param claimGrace how long an IN_PROGRESS record outlives its lease, so a late owner can complete
-     * @param joined which operations complete inside the caller's JTA transaction ({@code
-     *     idempotency.infinispan.transaction}; see {@link #complete})
+     * @param transactionRegistry the JNDI name of the JTA registry, for the joined mode (see {@link
+     *     #complete(GuardedOperation, String, String, byte[], Duration)})
      * @param maxEntries records the group holds at most; a claim of a new key beyond it is refused
      * @param maxBytes bytes the group's records count for at most (see {@link RecordSet#footprint}); a
      *     claim of a new key beyond it is refused
@@ -116,7 +113,6 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
             boolean fsync,
             Duration writeTimeout,
             Duration claimGrace,
-            Predicate<String> joined,
             String transactionRegistry,
             long maxEntries,
             long maxBytes) {}
@@ -295,19 +291,6 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     }
 
     /**
-     * This store bound to one operation: its claims and completions follow that operation's transaction
-     * mode ({@code idempotency.infinispan.transaction.<operation>}). Calls on the store itself belong to
-     * no operation and run in the separate mode.
-     *
-     * @throws dev.idempotency.IdempotencyConfigurationException the operation's mode key is invalid
-     */
-    @Override
-    public IdempotencyStore forOperation(String operation) {
-        options.joined().test(operation); // an invalid per-operation key fails now, at deployment
-        return new OperationStore(operation);
-    }
-
-    /**
      * Tells {@code listener} the key of each claim that a complete or release of any member settled,
      * as this member applies the command: on the leader as it commits, on a follower a round trip
      * later ({@link VerifyingRaft#promptCommits}). Called on RAFT's applying thread; the log this
@@ -333,12 +316,13 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
 
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-        return claim(null, key, owner, fingerprint, lease);
+        return claim(GuardedOperation.NONE, key, owner, fingerprint, lease);
     }
 
-    private ClaimResult claim(String operation, String key, String owner, String fingerprint, Duration lease) {
-        if (operation != null && options.joined().test(operation)) {
-            requireTransaction(operation); // before the call runs: its outcome could not be prepared
+    @Override
+    public ClaimResult claim(GuardedOperation operation, String key, String owner, String fingerprint, Duration lease) {
+        if (operation.joined()) {
+            requireTransaction(operation.name()); // before the call runs: its outcome could not be prepared
         }
         Instant now = now();
         IdempotencyRecord mine = records.local(key);
@@ -470,12 +454,13 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
      */
     @Override
     public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
-        return complete(null, key, owner, outcome, ttl);
+        return complete(GuardedOperation.NONE, key, owner, outcome, ttl);
     }
 
-    private boolean complete(String operation, String key, String owner, byte[] outcome, Duration ttl) {
-        if (operation != null && options.joined().test(operation)) {
-            return completeJoined(operation, key, owner, outcome, ttl);
+    @Override
+    public boolean complete(GuardedOperation operation, String key, String owner, byte[] outcome, Duration ttl) {
+        if (operation.joined()) {
+            return completeJoined(operation.name(), key, owner, outcome, ttl);
         }
         return persistently(
                 "complete",
@@ -516,8 +501,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         TransactionSynchronizationRegistry registry = registry(operation);
         int status = registry.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
-            throw JoinedMode.noTransaction(
-                    operation, InfinispanStoreSettings.TRANSACTION, "its call is guarded", status);
+            throw JoinedMode.noTransaction(operation, "its call is guarded", status);
         }
         return registry;
     }
@@ -561,37 +545,10 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         }
     }
 
+    /** A cluster's records can be prepared in the caller's transaction and committed after it. */
     @Override
-    public boolean joinsCallerTransaction(String operation) {
-        return options.joined().test(operation);
-    }
-
-    /**
-     * Refuses a per-operation mode key ({@code idempotency.infinispan.transaction.<operation>}) that
-     * names no guarded operation, and logs which operations run in a mode other than the default.
-     */
-    @Override
-    public void checkOperations(Set<String> operations) {
-        checkOperations(operations, JoinedMode.configNames());
-    }
-
-    void checkOperations(Set<String> operations, Iterable<String> configNames) {
-        boolean byDefault = options.joined().test("");
-        Set<String> other = new TreeSet<>();
-        for (String operation :
-                JoinedMode.checkOperationKeys(InfinispanStoreSettings.TRANSACTION, operations, configNames)) {
-            boolean joined = options.joined().test(operation);
-            if (joined != byDefault) {
-                other.add(operation + "=" + (joined ? "joined" : "separate"));
-            }
-        }
-        if (!other.isEmpty()) {
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    "Infinispan idempotency cluster: default transaction mode {0}; operations in another mode: {1}",
-                    byDefault ? "joined" : "separate",
-                    other);
-        }
+    public boolean canJoinCallerTransaction() {
+        return true;
     }
 
     private TransactionSynchronizationRegistry registry(String operation) {
@@ -601,10 +558,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
                 r = (TransactionSynchronizationRegistry) new InitialContext().lookup(options.transactionRegistry());
             } catch (NamingException | ClassCastException e) {
                 throw JoinedMode.noRegistry(
-                        "Operation '" + operation + "' of the Infinispan store",
-                        InfinispanStoreSettings.TRANSACTION,
-                        options.transactionRegistry(),
-                        e);
+                        "Operation '" + operation + "' of the Infinispan store", options.transactionRegistry(), e);
             }
             registry = r;
         }
@@ -617,6 +571,15 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         // and the claim is gone either way.
         return persistently(
                 "release", key, retry -> RecordSet.booleanResult(send("release", key, RecordSet.release(key, owner))));
+    }
+
+    /**
+     * Releases as above in both modes: a joined call's claim is not part of its transaction (only its
+     * prepared outcome waits for the commit), so the engine's release of it is immediate.
+     */
+    @Override
+    public boolean release(GuardedOperation operation, String key, String owner) {
+        return release(key, owner);
     }
 
     /** One RAFT command, not retried: the engine renews again a third of a lease later. */
@@ -840,31 +803,6 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
                     throw e;
                 }
             }
-        }
-    }
-
-    /** {@link #forOperation}: this store, with one operation's claims and completions. */
-    private final class OperationStore extends ForwardingStore {
-
-        private final String operation;
-
-        OperationStore(String operation) {
-            this.operation = operation;
-        }
-
-        @Override
-        protected IdempotencyStore delegate() {
-            return InfinispanRaftStore.this;
-        }
-
-        @Override
-        public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-            return InfinispanRaftStore.this.claim(operation, key, owner, fingerprint, lease);
-        }
-
-        @Override
-        public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
-            return InfinispanRaftStore.this.complete(operation, key, owner, outcome, ttl);
         }
     }
 }

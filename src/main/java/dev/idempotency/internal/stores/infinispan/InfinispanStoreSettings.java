@@ -1,13 +1,9 @@
 package dev.idempotency.internal.stores.infinispan;
 
-import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.internal.stores.JoinedMode;
 import dev.idempotency.spi.ConfigLookup;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
 
 /**
  * The Infinispan store's configuration keys and their values, read and checked once, when the store
@@ -21,9 +17,6 @@ import java.util.function.Predicate;
  * @param stateDir a cluster member's RAFT log and snapshots ({@link #STATE_DIR})
  * @param fsync whether each RAFT log append reaches the disk before it counts ({@link #FSYNC})
  * @param writeTimeout how long a cluster command waits for its answer ({@link #WRITE_TIMEOUT})
- * @param joined which operations use the joined mode ({@link #TRANSACTION}); an operation's own key is
- *     read when the operation is planned
- * @param defaultJoined whether {@link #TRANSACTION} itself is set to joined
  * @param transactionRegistry the JNDI name of the JTA registry (the joined mode)
  * @param maxEntries a cluster's records at most ({@link #MAX_ENTRIES}), or {@code null} when not set
  * @param maxBytes the bytes a cluster's records count for at most ({@link #MAX_BYTES}), or {@code null}
@@ -36,8 +29,6 @@ public record InfinispanStoreSettings(
         Path stateDir,
         boolean fsync,
         Duration writeTimeout,
-        Predicate<String> joined,
-        boolean defaultJoined,
         String transactionRegistry,
         Long maxEntries,
         Long maxBytes) {
@@ -66,14 +57,6 @@ public record InfinispanStoreSettings(
 
     /** Config key: how long a command waits for the cluster's answer. Default: {@code PT10S}. */
     public static final String WRITE_TIMEOUT = "idempotency.infinispan.write-timeout";
-
-    /**
-     * Config key: {@code separate} (default) or {@code joined}; {@code TRANSACTION + "." + operation}
-     * sets one operation. Joined: in a cluster, an operation's outcome is stored in two steps around
-     * the caller's JTA transaction ({@link InfinispanRaftStore#complete}), so that an operation whose
-     * effect committed is never run again, even when its node dies before the outcome is stored.
-     */
-    public static final String TRANSACTION = "idempotency.infinispan.transaction";
 
     /**
      * Config key: in a cluster, the records its RAFT group holds at most, live or not yet purged; a claim
@@ -105,14 +88,6 @@ public record InfinispanStoreSettings(
 
     /** Reads and checks every key; a bad value fails here, naming its key. */
     public static InfinispanStoreSettings from(ConfigLookup settings) {
-        boolean defaultJoined =
-                settings.get(TRANSACTION).map(v -> joined(TRANSACTION, v)).orElse(false);
-        Map<String, Boolean> byOperation = new ConcurrentHashMap<>();
-        Predicate<String> joined = operation -> operation.isEmpty()
-                ? defaultJoined
-                : byOperation.computeIfAbsent(operation, o -> settings.get(TRANSACTION + "." + o)
-                        .map(v -> joined(TRANSACTION + "." + o, v))
-                        .orElse(defaultJoined));
         return new InfinispanStoreSettings(
                 text(settings, CONFIG, null),
                 text(settings, CACHE, DEFAULT_CACHE),
@@ -120,8 +95,6 @@ public record InfinispanStoreSettings(
                 Path.of(text(settings, STATE_DIR, DEFAULT_STATE_DIR)),
                 settings.bool(FSYNC, true),
                 settings.duration(WRITE_TIMEOUT, DEFAULT_WRITE_TIMEOUT),
-                joined,
-                defaultJoined,
                 JoinedMode.registryName(settings),
                 settings.text(MAX_ENTRIES).isPresent()
                         ? settings.longBetween(MAX_ENTRIES, DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE)
@@ -134,17 +107,7 @@ public record InfinispanStoreSettings(
     /** These settings for a cache manager the application made: no XML file of this store's. */
     InfinispanStoreSettings withoutConfig() {
         return new InfinispanStoreSettings(
-                null,
-                cache,
-                claimGrace,
-                stateDir,
-                fsync,
-                writeTimeout,
-                joined,
-                defaultJoined,
-                transactionRegistry,
-                maxEntries,
-                maxBytes);
+                null, cache, claimGrace, stateDir, fsync, writeTimeout, transactionRegistry, maxEntries, maxBytes);
     }
 
     /** {@link #maxEntries}, or its default. */
@@ -159,14 +122,5 @@ public record InfinispanStoreSettings(
 
     private static String text(ConfigLookup settings, String key, String orElse) {
         return settings.get(key).map(String::trim).filter(s -> !s.isEmpty()).orElse(orElse);
-    }
-
-    private static boolean joined(String key, String value) {
-        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
-            case "joined" -> true;
-            case "separate" -> false;
-            default -> throw new IdempotencyConfigurationException(
-                    "Config key '" + key + "' is '" + value + "'; use separate or joined.");
-        };
     }
 }

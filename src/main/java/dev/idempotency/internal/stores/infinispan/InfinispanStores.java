@@ -5,7 +5,6 @@ import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings
 import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.DEFAULT_CACHE;
 import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.MAX_BYTES;
 import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.MAX_ENTRIES;
-import static dev.idempotency.internal.stores.infinispan.InfinispanStoreSettings.TRANSACTION;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.ConfigLookup;
@@ -22,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -154,15 +152,9 @@ public final class InfinispanStores {
         String origin = config == null
                 ? "The Infinispan cache manager supplied by the application"
                 : "The Infinispan configuration '" + config + "' (" + CONFIG + ")";
-        Predicate<String> joined = settings.joined();
         TransportConfiguration transport =
                 manager.getCacheManagerConfiguration().transport();
         if (transport.transport() == null) {
-            if (settings.defaultJoined()) {
-                throw new IdempotencyConfigurationException("'" + TRANSACTION + "' is joined, but the Infinispan"
-                        + " store runs on one node's local cache, whose records live and die with the node: the"
-                        + " joined mode is for a cluster ('" + CONFIG + "=" + CLUSTER_CONFIG + "'). Remove the key.");
-            }
             if (settings.maxEntries() != null || settings.maxBytes() != null) {
                 String key = settings.maxEntries() != null ? MAX_ENTRIES : MAX_BYTES;
                 throw new IdempotencyConfigurationException("'" + key + "' bounds the records of an Infinispan"
@@ -180,7 +172,7 @@ public final class InfinispanStores {
                 throw new IdempotencyConfigurationException(
                         origin + " defines cache '" + name + "' as clustered," + " but has no transport.");
             }
-            return new InfinispanLocalStore(cache, clock, grace, stop, joined);
+            return new InfinispanLocalStore(cache, clock, grace, stop);
         }
         if (transport.nodeName() == null || transport.raftMembers().isEmpty()) {
             throw new IdempotencyConfigurationException(origin + " is clustered, but its <transport> sets no"
@@ -198,7 +190,6 @@ public final class InfinispanStores {
                 settings.fsync(),
                 settings.writeTimeout(),
                 grace,
-                joined,
                 settings.transactionRegistry(),
                 settings.maxEntriesOrDefault(),
                 settings.maxBytesOrDefault());

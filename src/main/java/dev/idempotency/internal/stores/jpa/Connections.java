@@ -32,6 +32,11 @@ interface Connections {
      */
     <T> T joined(Work<T> work, String operation) throws SQLException;
 
+    /** Whether {@link #joined} can work: there is a transaction manager whose transactions it joins. */
+    default boolean canJoin() {
+        return false;
+    }
+
     /**
      * Runs {@code action} once the caller's active transaction, the one {@link #joined} works in, has
      * committed, and never after a rollback: how a joined settlement's notice waits for the commit that

@@ -23,8 +23,8 @@ final class DataSourceConnections implements Connections {
     public <T> T joined(Work<T> work, String operation) {
         throw new IdempotencyConfigurationException("Operation '" + operation
                 + "' is configured for the joined transaction mode, but this JPA store runs on a plain data source"
-                + " without a transaction manager, so it has no caller's transaction to join. Set '"
-                + JpaStoreSettings.TRANSACTION + "' to separate, or run the store in a Jakarta EE container (JTA).");
+                + " without a transaction manager, so it has no caller's transaction to join. Set its transaction"
+                + " to separate, or run the store in a Jakarta EE container (JTA).");
     }
 
     @Override

@@ -5,6 +5,7 @@ import static dev.idempotency.spi.StoreSupport.keyHash;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.GuardedOperation;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
@@ -83,8 +84,6 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
 
     private final String renewSql;
     private final String purgeSelectSql;
-    /** The operation whose records this view serves ({@link #forOperation}); {@code null} for none. */
-    private final String operation;
     /** The sending side of the notices; {@code null} where complete and release send none. Shared by the views. */
     private final SettlementNotifier notifier;
     /** The listening side of the notices; {@code null} where this node cannot listen. Shared by the views. */
@@ -97,28 +96,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             Clock clock,
             SettlementNotifier notifier,
             SettlementNotices notices) {
-        this(
-                connections,
-                dialect,
-                settings,
-                clock,
-                null,
-                dialect.boundsByCancelling() ? new StatementWatchdog(settings.lockTimeout()) : null,
-                notifier,
-                notices);
-    }
-
-    private JpaIdempotencyStore(
-            Connections connections,
-            Dialect dialect,
-            JpaStoreSettings settings,
-            Clock clock,
-            String operation,
-            StatementWatchdog watchdog,
-            SettlementNotifier notifier,
-            SettlementNotices notices) {
-        this.operation = operation;
-        this.watchdog = watchdog;
+        this.watchdog = dialect.boundsByCancelling() ? new StatementWatchdog(settings.lockTimeout()) : null;
         this.notifier = notifier;
         this.notices = notices;
         this.connections = connections;
@@ -155,29 +133,15 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
      *     configuration; the message names the key to change
      */
     public static JpaIdempotencyStore resourceLocal(DataSource dataSource, JpaStoreSettings settings, Clock clock) {
-        if (settings.defaultMode() == TransactionMode.JOINED) {
-            throw new IdempotencyConfigurationException("Config key '" + JpaStoreSettings.TRANSACTION
-                    + "' is joined, but a JPA store on a plain data source has no caller's transaction to join;"
-                    + " set it to separate, or run the store in a Jakarta EE container (JTA).");
-        }
-        return start(new DataSourceConnections(dataSource), settings, clock, List.of());
+        return start(new DataSourceConnections(dataSource), settings, clock);
     }
 
     /**
      * Checks the database, creates the table if allowed, and proves that a claim works, so that a
      * store that could only fail is refused at startup.
-     *
-     * @param joinedKeys the config keys that set an operation to the joined mode
      */
-    static JpaIdempotencyStore start(
-            Connections connections, JpaStoreSettings settings, Clock clock, List<String> joinedKeys) {
+    static JpaIdempotencyStore start(Connections connections, JpaStoreSettings settings, Clock clock) {
         Dialect dialect = Schema.prepare(connections, settings);
-        if (!dialect.joinable() && !joinedKeys.isEmpty()) {
-            throw new IdempotencyConfigurationException("Config key '" + joinedKeys.get(0)
-                    + "' selects the joined transaction mode, which the JPA idempotency store does not support on this"
-                    + " database (" + dialect.configName() + "): " + notJoinableReason(dialect)
-                    + " Set it to separate.");
-        }
         boolean notifies = notifies(dialect, settings);
         SettlementNotices notices = notifies && listenable(connections) ? new SettlementNotices(connections) : null;
         SettlementNotifier notifier = notifies ? new SettlementNotifier(connections) : null;
@@ -229,26 +193,19 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         return dialect.configName();
     }
 
-    /**
-     * This store bound to one operation: its claims, completions and releases run in that operation's
-     * transaction mode ({@link JpaStoreSettings#mode}). Calls on the store itself belong to no operation
-     * and run in the separate mode.
-     *
-     * @throws IdempotencyConfigurationException the operation's mode key has an invalid value
-     */
-    @Override
-    public IdempotencyStore forOperation(String operation) {
-        settings.mode(operation); // an invalid per-operation key fails now, at deployment
-        return new JpaIdempotencyStore(connections, dialect, settings, clock, operation, watchdog, notifier, notices);
-    }
-
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
+        return claim(GuardedOperation.NONE, key, owner, fingerprint, lease);
+    }
+
+    /** Claims in the operation's transaction mode: in the joined mode, on the caller's transaction. */
+    @Override
+    public ClaimResult claim(GuardedOperation operation, String key, String owner, String fingerprint, Duration lease) {
         Instant now = now();
         IdempotencyRecord claim = normalized(RecordLifecycle.newClaim(key, owner, fingerprint, now, lease));
         try {
-            if (joined(operation)) {
-                return connections.joined(c -> claimJoined(c, claim, now), operation);
+            if (operation.joined()) {
+                return connections.joined(c -> claimJoined(c, claim, now), operation.name());
             }
             return retrying(() -> connections.separate(c -> claimOn(c, claim, now, false)));
         } catch (SQLException e) {
@@ -264,7 +221,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                         now.plus(settings.lockTimeout()),
                         null));
             }
-            throw unavailable("claim", operation, key, e);
+            throw unavailable("claim", operation.name(), key, e);
         }
     }
 
@@ -277,7 +234,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         if (!dialect.joinable()) {
             throw new IdempotencyConfigurationException("The joined transaction mode of the JPA idempotency store"
                     + " is not supported on this database (" + dialect.configName() + "): "
-                    + notJoinableReason(dialect) + " Set '" + JpaStoreSettings.TRANSACTION + "' to separate.");
+                    + notJoinableReason(dialect) + " Set the operation's transaction to separate.");
         }
         if (dialect != Dialect.POSTGRESQL) {
             return claimOn(c, claim, now, true);
@@ -444,7 +401,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         try {
             r = retrying(() -> connections.separate(c -> read(c, key, false)));
         } catch (SQLException e) {
-            throw unavailable("read", operation, key, e);
+            throw unavailable("read", null, key, e);
         }
         return r != null && RecordLifecycle.isLive(r, now) ? Optional.of(r) : Optional.empty();
     }
@@ -457,6 +414,11 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public boolean complete(String key, String owner, byte[] outcome, Duration ttl) {
+        return complete(GuardedOperation.NONE, key, owner, outcome, ttl);
+    }
+
+    @Override
+    public boolean complete(GuardedOperation operation, String key, String owner, byte[] outcome, Duration ttl) {
         Instant now = now();
         IdempotencyRecord expected = expectedClaim(key, owner);
         IdempotencyRecord done = RecordLifecycle.complete(expected, outcome, now, ttl);
@@ -467,6 +429,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     + " claim; the JPA store's fenced UPDATE must be extended to write them");
         }
         return settle(
+                operation,
                 "complete",
                 key,
                 c -> {
@@ -490,8 +453,14 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     /** Releases the owner's claim with one fenced DELETE ({@link RecordLifecycle#isOwnedBy} in SQL). */
     @Override
     public boolean release(String key, String owner) {
+        return release(GuardedOperation.NONE, key, owner);
+    }
+
+    @Override
+    public boolean release(GuardedOperation operation, String key, String owner) {
         IdempotencyRecord expected = expectedClaim(key, owner);
         return settle(
+                operation,
                 "release",
                 key,
                 c -> {
@@ -524,7 +493,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 }
             });
         } catch (SQLException e) {
-            throw unavailable("renew", operation, key, e);
+            throw unavailable("renew", null, key, e);
         }
     }
 
@@ -540,9 +509,13 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
      *     did the work (null: take the retry's answer)
      */
     private boolean settle(
-            String action, String key, Connections.Work<Boolean> statement, Connections.Work<Boolean> landed) {
+            GuardedOperation operation,
+            String action,
+            String key,
+            Connections.Work<Boolean> statement,
+            Connections.Work<Boolean> landed) {
         try {
-            if (joined(operation)) {
+            if (operation.joined()) {
                 return connections.joined(
                         c -> {
                             boolean done = statement.run(c);
@@ -551,7 +524,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                             }
                             return done;
                         },
-                        operation);
+                        operation.name());
             }
             long deadline = System.nanoTime() + settings.settlePatience().toNanos();
             long pauseMillis = 50;
@@ -588,7 +561,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 }
             }
         } catch (SQLException e) {
-            throw unavailable(action, operation, key, e);
+            throw unavailable(action, operation.name(), key, e);
         }
     }
 
@@ -745,13 +718,20 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
         }
     }
 
+    /**
+     * In a JTA container, on the databases whose claim statement leaves the caller's transaction usable
+     * after a failure ({@link #notJoinableReason}).
+     */
     @Override
-    public boolean joinsCallerTransaction(String operation) {
-        return settings.mode(operation) == TransactionMode.JOINED;
-    }
-
-    private boolean joined(String operation) {
-        return settings.mode(operation) == TransactionMode.JOINED;
+    public boolean canJoinCallerTransaction() {
+        if (connections.canJoin() && !dialect.joinable()) {
+            LOG.log(
+                    Level.DEBUG,
+                    "the JPA store cannot join callers'' transactions on {0}: {1}",
+                    dialect.configName(),
+                    notJoinableReason(dialect));
+        }
+        return connections.canJoin() && dialect.joinable();
     }
 
     /**

@@ -1,11 +1,10 @@
 package dev.idempotency.internal.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.internal.stores.ForwardingStore;
 import dev.idempotency.internal.stores.JoinedMode;
 import dev.idempotency.internal.stores.OptionalStores;
 import dev.idempotency.spi.ClaimResult;
-import dev.idempotency.spi.ConfigLookup;
+import dev.idempotency.spi.GuardedOperation;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import jakarta.annotation.PreDestroy;
@@ -17,11 +16,7 @@ import jakarta.inject.Named;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
@@ -47,7 +42,6 @@ public class JpaStoreBean implements IdempotencyStore {
 
     private final JtaTransactionRunner runner;
     private volatile JpaIdempotencyStore store;
-    private volatile JpaStoreSettings storeSettings;
 
     /** For the container's proxy. */
     protected JpaStoreBean() {
@@ -101,6 +95,11 @@ public class JpaStoreBean implements IdempotencyStore {
     }
 
     @Override
+    public ClaimResult claim(GuardedOperation operation, String key, String owner, String fingerprint, Duration lease) {
+        return store().claim(operation, key, owner, fingerprint, lease);
+    }
+
+    @Override
     public Optional<IdempotencyRecord> read(String key) {
         return store().read(key);
     }
@@ -111,8 +110,18 @@ public class JpaStoreBean implements IdempotencyStore {
     }
 
     @Override
+    public boolean complete(GuardedOperation operation, String key, String owner, byte[] outcome, Duration ttl) {
+        return store().complete(operation, key, owner, outcome, ttl);
+    }
+
+    @Override
     public boolean release(String key, String owner) {
         return store().release(key, owner);
+    }
+
+    @Override
+    public boolean release(GuardedOperation operation, String key, String owner) {
+        return store().release(operation, key, owner);
     }
 
     @Override
@@ -144,92 +153,10 @@ public class JpaStoreBean implements IdempotencyStore {
         }
     }
 
-    /**
-     * The store of one operation. Answers without the data source (Payara binds a web module's data
-     * sources after the application scope starts, and operations are planned then): the operation's
-     * mode key is checked now, and the store is bound to the operation on the first call.
-     */
-    @Override
-    public IdempotencyStore forOperation(String operation) {
-        storeSettings().mode(operation); // an invalid per-operation key fails now, at deployment
-        return new OperationStore(operation);
-    }
-
-    /**
-     * Refuses a per-operation mode key ({@code idempotency.jpa.transaction.<operation>}) that names no
-     * guarded operation, and logs which operations run in a mode other than the default.
-     */
-    @Override
-    public void checkOperations(Set<String> operations) {
-        JpaStoreSettings settings = storeSettings();
-        Set<String> other = new TreeSet<>();
-        for (String operation : JoinedMode.checkOperationKeys(
-                JpaStoreSettings.TRANSACTION,
-                operations,
-                ConfigProvider.getConfig().getPropertyNames())) {
-            if (settings.mode(operation) != settings.defaultMode()) {
-                other.add(operation + "=" + settings.mode(operation).name().toLowerCase(java.util.Locale.ROOT));
-            }
-        }
-        if (!other.isEmpty()) {
-            LOG.log(
-                    Level.INFO,
-                    "JPA idempotency store: default transaction mode {0}; operations in another mode: {1}",
-                    settings.defaultMode().name().toLowerCase(java.util.Locale.ROOT),
-                    other);
-        }
-    }
-
     /** Starts the store if it has not started: a configuration it cannot work with throws here. */
     @Override
-    public boolean joinsCallerTransaction(String operation) {
-        return store().joinsCallerTransaction(operation);
-    }
-
-    private JpaStoreSettings storeSettings() {
-        JpaStoreSettings s = storeSettings;
-        if (s == null) {
-            s = new JpaStoreSettings(settings());
-            storeSettings = s;
-        }
-        return s;
-    }
-
-    /** {@link #forOperation}: the operation's view of the store, taken on its first call. */
-    private final class OperationStore extends ForwardingStore {
-
-        private final String operation;
-        private volatile IdempotencyStore bound;
-
-        OperationStore(String operation) {
-            this.operation = operation;
-        }
-
-        @Override
-        protected IdempotencyStore delegate() {
-            IdempotencyStore b = bound;
-            if (b == null) {
-                b = store().forOperation(operation);
-                bound = b;
-            }
-            return b;
-        }
-
-        @Override
-        public IdempotencyStore forOperation(String other) {
-            return JpaStoreBean.this.forOperation(other);
-        }
-
-        @Override
-        public void checkOperations(Set<String> operations) {
-            JpaStoreBean.this.checkOperations(operations);
-        }
-
-        /** From the settings alone, so that planning an operation does not need the data source. */
-        @Override
-        public boolean joinsCallerTransaction(String other) {
-            return storeSettings().mode(other) == TransactionMode.JOINED;
-        }
+    public boolean canJoinCallerTransaction() {
+        return store().canJoinCallerTransaction();
     }
 
     private JpaIdempotencyStore store() {
@@ -264,39 +191,15 @@ public class JpaStoreBean implements IdempotencyStore {
                 new JtaConnections(
                         dataSource, runner, JoinedMode.registryName(key -> config.getOptionalValue(key, String.class))),
                 settings,
-                Clock.systemUTC(),
-                joinedKeys(config, settings));
+                Clock.systemUTC());
         LOG.log(
                 Level.INFO,
-                "JPA idempotency store on {0} ({1}), default transaction mode {2}, {3}",
+                "JPA idempotency store on {0} ({1}), {2}",
                 name,
                 s.dialectName(),
-                settings.defaultMode(),
                 s.notices() != null
                         ? "settlement notices on channel " + JpaIdempotencyStore.CHANNEL
                         : "no settlement notices (waiters poll)");
         return s;
-    }
-
-    /** The config keys that set the joined mode: the default, and every per-operation key. */
-    private static List<String> joinedKeys(Config config, JpaStoreSettings settings) {
-        List<String> keys = new ArrayList<>();
-        if (settings.defaultMode() == TransactionMode.JOINED) {
-            keys.add(JpaStoreSettings.TRANSACTION);
-        }
-        for (String key : config.getPropertyNames()) {
-            if (key.startsWith(JpaStoreSettings.TRANSACTION + ".")
-                    && config.getOptionalValue(key, String.class)
-                            .map(v -> TransactionMode.parse(key, v) == TransactionMode.JOINED)
-                            .orElse(false)) {
-                keys.add(key);
-            }
-        }
-        return keys;
-    }
-
-    private static ConfigLookup settings() {
-        Config config = ConfigProvider.getConfig();
-        return key -> config.getOptionalValue(key, String.class);
     }
 }

@@ -3,17 +3,13 @@ package dev.idempotency.internal.stores.jpa;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.ConfigLookup;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** The {@code idempotency.jpa.*} configuration keys and their defaults. */
 public final class JpaStoreSettings {
 
     /** JNDI name of the (JTA) data source that holds the table. */
     public static final String DATASOURCE = "idempotency.jpa.datasource";
-    /** Transaction mode of every operation: {@code separate} or {@code joined}. */
-    public static final String TRANSACTION = "idempotency.jpa.transaction";
     /** How long a store call waits for a row lock (or a conflicting uncommitted insert). */
     public static final String LOCK_TIMEOUT = "idempotency.jpa.lock-timeout";
     /** Whether the store creates its table (and index) when missing, from the shipped DDL. */
@@ -40,8 +36,6 @@ public final class JpaStoreSettings {
 
     /** Default of {@link #DATASOURCE}: the platform's default data source. */
     public static final String DEFAULT_DATASOURCE = "java:comp/DefaultDataSource";
-    /** Default of {@link #TRANSACTION}. */
-    public static final TransactionMode DEFAULT_TRANSACTION = TransactionMode.SEPARATE;
     /** Default of {@link #LOCK_TIMEOUT}. */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
     /** Default of {@link #CLAIM_GRACE}. */
@@ -52,13 +46,11 @@ public final class JpaStoreSettings {
     public static final boolean DEFAULT_NOTIFY_SETTLEMENTS = true;
 
     private final ConfigLookup settings;
-    private final TransactionMode defaultMode;
     private final Duration lockTimeout;
     private final Duration claimGrace;
     private final Duration settlePatience;
     private final boolean createTable;
     private final boolean notifySettlements;
-    private final Map<String, TransactionMode> modes = new ConcurrentHashMap<>();
 
     /**
      * Reads and validates the keys.
@@ -68,9 +60,6 @@ public final class JpaStoreSettings {
      */
     public JpaStoreSettings(ConfigLookup settings) {
         this.settings = settings;
-        this.defaultMode = settings.text(TRANSACTION)
-                .map(v -> TransactionMode.parse(TRANSACTION, v))
-                .orElse(DEFAULT_TRANSACTION);
         this.lockTimeout = settings.duration(LOCK_TIMEOUT, DEFAULT_LOCK_TIMEOUT);
         if (lockTimeout.toMillis() < 1000) {
             // JDBC statement timeouts have a resolution of whole seconds; below one it would mean "none".
@@ -87,35 +76,6 @@ public final class JpaStoreSettings {
     /** The data source's JNDI name. */
     public String datasource() {
         return settings.text(DATASOURCE).orElse(DEFAULT_DATASOURCE);
-    }
-
-    /**
-     * The transaction mode of an operation: {@code idempotency.jpa.transaction.<operation name>}, else
-     * {@code idempotency.jpa.transaction}, else {@code separate}. Resolved once per operation.
-     *
-     * <p>A store call outside a guarded operation ({@code operation} is {@code null}: message attempts,
-     * one-time tokens, cluster locks, which call the store directly) is always {@code separate}: its
-     * record must not roll back with the caller's work (a consumer's rollback would undo the attempt
-     * that counts towards the limit).
-     *
-     * @param operation the operation name, or {@code null} for a call outside the engine
-     */
-    public TransactionMode mode(String operation) {
-        if (operation == null) {
-            return TransactionMode.SEPARATE;
-        }
-        TransactionMode m = modes.get(operation);
-        if (m == null) {
-            String key = TRANSACTION + "." + operation;
-            m = settings.text(key).map(v -> TransactionMode.parse(key, v)).orElse(defaultMode);
-            modes.put(operation, m);
-        }
-        return m;
-    }
-
-    /** The mode of operations without a key of their own ({@link #TRANSACTION}). */
-    public TransactionMode defaultMode() {
-        return defaultMode;
     }
 
     /** The bound on lock waits. */

@@ -56,12 +56,16 @@ final class JtaConnections implements Connections {
     public <T> T joined(Work<T> work, String operation) throws SQLException {
         int status = registry().getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
-            throw JoinedMode.noTransaction(
-                    operation, JpaStoreSettings.TRANSACTION, "its idempotency record is written", status);
+            throw JoinedMode.noTransaction(operation, "its idempotency record is written", status);
         }
         try (Connection c = dataSource.getConnection()) {
             return Connections.evictingBroken(c, work);
         }
+    }
+
+    @Override
+    public boolean canJoin() {
+        return true;
     }
 
     @Override
@@ -98,7 +102,7 @@ final class JtaConnections implements Connections {
             try {
                 r = (TransactionSynchronizationRegistry) new InitialContext().lookup(registryName);
             } catch (NamingException | ClassCastException e) {
-                throw JoinedMode.noRegistry("The JPA store", JpaStoreSettings.TRANSACTION, registryName, e);
+                throw JoinedMode.noRegistry("The JPA store", registryName, e);
             }
             registry = r;
         }

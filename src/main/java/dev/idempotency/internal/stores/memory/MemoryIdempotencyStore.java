@@ -1,9 +1,9 @@
 package dev.idempotency.internal.stores.memory;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.internal.stores.ForwardingStore;
 import dev.idempotency.internal.stores.Throttle;
 import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.GuardedOperation;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.RecordLifecycle;
@@ -29,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * never refused (the operation already ran), so stored outcomes can take the byte count past its
  * limit until records expire. Claims of keys that have a record (replays, takeovers) always work.
  *
- * <p>Claims through an operation's view ({@link #forOperation}, what the guard uses) are bounded by that
+ * <p>Claims of a guarded operation ({@link GuardedOperation}, what the guard makes) are bounded by that
  * operation's share of the limits too ({@link MemoryStoreLimits#operationShare}), so that a flood of new
  * keys on one operation gets 503 on that operation only.
  */
@@ -95,13 +95,22 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * This store for one operation: its claims are counted in, and bounded by, the operation's share
-     * of the limits; everything else is the store's.
+     * A claim of a guarded operation is counted in, and bounded by, the operation's share of the
+     * limits; a claim of no operation ({@link GuardedOperation#NONE}) only by the store's.
      */
     @Override
-    public IdempotencyStore forOperation(String operation) {
-        Usage usage = usages.computeIfAbsent(operation, o -> new Usage(o, limits.operationShare() < 1));
-        return new OperationStore(usage);
+    public ClaimResult claim(GuardedOperation operation, String key, String owner, String fingerprint, Duration lease) {
+        if (operation.joined()) {
+            return IdempotencyStore.super.claim(operation, key, owner, fingerprint, lease); // refuses it
+        }
+        if (operation.name().isEmpty()) {
+            return claim(unbound, key, owner, fingerprint, lease);
+        }
+        Usage usage = usages.get(operation.name());
+        if (usage == null) {
+            usage = usages.computeIfAbsent(operation.name(), o -> new Usage(o, limits.operationShare() < 1));
+        }
+        return claim(usage, key, owner, fingerprint, lease);
     }
 
     private ClaimResult claim(Usage usage, String key, String owner, String fingerprint, Duration lease) {
@@ -346,24 +355,5 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     /** The estimated heap bytes of the records held, as counted against {@link MemoryStoreLimits#maxBytes()}. */
     public long bytes() {
         return bytes.get();
-    }
-
-    /** {@link #forOperation}: claims counted in one operation's usage; the rest is the store's. */
-    private final class OperationStore extends ForwardingStore {
-        private final Usage usage;
-
-        OperationStore(Usage usage) {
-            this.usage = usage;
-        }
-
-        @Override
-        protected IdempotencyStore delegate() {
-            return MemoryIdempotencyStore.this;
-        }
-
-        @Override
-        public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-            return MemoryIdempotencyStore.this.claim(usage, key, owner, fingerprint, lease);
-        }
     }
 }

@@ -73,8 +73,8 @@ class InfinispanLocalStoreTest extends IdempotencyStoreContract {
 
     @Test
     void anEntryWhoseGraceEndedIsGoneAndItsLateOwnerCannotComplete() throws Exception {
-        InfinispanLocalStore shortGrace = new InfinispanLocalStore(
-                store.cache(), java.time.Clock.systemUTC(), Duration.ofMillis(100), null, operation -> false);
+        InfinispanLocalStore shortGrace =
+                new InfinispanLocalStore(store.cache(), java.time.Clock.systemUTC(), Duration.ofMillis(100), null);
         String k = key();
         shortGrace.claim(k, "late", "fp", SHORT);
         elapse(PAST_SHORT);

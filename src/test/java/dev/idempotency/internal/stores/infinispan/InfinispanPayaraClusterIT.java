@@ -610,8 +610,8 @@ class InfinispanPayaraClusterIT {
                                 "idempotency.infinispan.initial-hosts=127.0.0.1[" + JGROUPS[0] + "],127.0.0.1["
                                         + JGROUPS[1] + "],127.0.0.1[" + JGROUPS[2] + "]",
                                 "idempotency.lease=PT3S",
-                                "idempotency.infinispan.transaction.ispn-it.chaos-joined=joined",
-                                "idempotency.infinispan.transaction.ispn-it.joined-no-tx=joined",
+                                JoinedExecutions.class.getName() + "/chaosJoined/Idempotent/transaction=joined",
+                                Executions.class.getName() + "/joinedWithoutTransaction/Idempotent/transaction=joined",
                                 "")),
                         "META-INF/microprofile-config.properties");
         // The joined operation's rows commit in its JTA transaction: a data source of the server.

@@ -1,9 +1,7 @@
 package dev.idempotency.internal.stores.infinispan;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.TestServices;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -16,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -162,16 +159,6 @@ class InfinispanRaftStoreTest extends IdempotencyStoreContract {
         } finally {
             starter.shutdownNow();
         }
-    }
-
-    @Test
-    void aPerOperationModeKeyThatNamesNoGuardedOperationIsRefused() {
-        String key = InfinispanStoreSettings.TRANSACTION + ".refunds.creat";
-        assertThatThrownBy(() -> nodes[0].checkOperations(Set.of("refunds.create"), List.of(key)))
-                .isInstanceOf(IdempotencyConfigurationException.class)
-                .hasMessageContaining("'" + key + "'");
-        nodes[0].checkOperations(
-                Set.of("refunds.create"), List.of(InfinispanStoreSettings.TRANSACTION + ".refunds.create"));
     }
 
     @Test

@@ -124,11 +124,6 @@ class InfinispanSettlementNoticeTest {
                 .isLessThan(50);
     }
 
-    @Test
-    void theViewOfAnOperationForwardsTheSubscription() {
-        assertThat(nodeB.forOperation("op").notifySettlements(key -> {})).isTrue();
-    }
-
     /** B's requests to the leader: what its waiter's looks at a key in progress cost. */
     private static long looksOfB() {
         return nodeB.requestsSent("read") + nodeB.requestsSent("claim");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.ConfiguredWeld;
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyKey;
 import dev.idempotency.Idempotent;
 import dev.idempotency.internal.cdi.IdempotencyExtension;
@@ -91,46 +92,49 @@ class InfinispanStoreCdiTest {
                 .hasStackTraceContaining("no-such-file.xml");
     }
 
+    /** The per-method key of {@link BadModeCharges#charge}'s transaction. */
+    private static final String MODE_KEY = BadModeCharges.class.getName() + "/charge/Idempotent/transaction";
+
     @Test
-    void anInvalidPerOperationKeyFailsTheDeploymentNotTheFirstCall() {
-        String key = InfinispanStoreSettings.TRANSACTION + ".bad-mode";
+    void anInvalidTransactionValueFailsTheDeploymentNotTheFirstCall() {
         assertThatThrownBy(() -> ConfiguredWeld.run(
-                        Map.of("idempotency.store", "infinispan", key, "sometimes"),
+                        Map.of("idempotency.store", "infinispan", MODE_KEY, "sometimes"),
                         new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
                         new Class<?>[] {BadModeCharges.class},
                         c -> {}))
-                .as("the operation is planned against the store when the application starts")
-                .hasStackTraceContaining(key)
-                .hasStackTraceContaining("use separate or joined");
+                .as("the operation is planned when the application starts")
+                .hasStackTraceContaining(MODE_KEY)
+                .hasStackTraceContaining("'sometimes'");
     }
 
     @Test
-    void theJoinedModeOnALocalCacheFailsTheDeployment() {
-        String key = InfinispanStoreSettings.TRANSACTION + ".bad-mode";
-        assertThatThrownBy(() -> ConfiguredWeld.run(
-                        Map.of("idempotency.store", "infinispan", key, "joined"),
-                        new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
-                        new Class<?>[] {BadModeCharges.class},
-                        c -> {}))
-                .hasStackTraceContaining(key)
-                .hasStackTraceContaining("the joined mode is for a cluster");
-    }
-
-    @Test
-    void aValidPerOperationKeyDeploys() throws Exception {
+    void theJoinedModeOnALocalCacheIsRefusedByTheDeploymentCheck() throws Exception {
         ConfiguredWeld.run(
-                Map.of(
-                        "idempotency.store",
-                        "infinispan",
-                        InfinispanStoreSettings.TRANSACTION + ".bad-mode",
-                        "separate"),
+                Map.of("idempotency.store", "infinispan", MODE_KEY, "joined"),
                 new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
                 new Class<?>[] {BadModeCharges.class},
-                c -> assertThat(c.select(IdempotencyRuntime.class)
+                c -> assertThatThrownBy(() -> c.select(IdempotencyRuntime.class)
                                 .get()
                                 .engine()
-                                .store("bad-mode"))
-                        .isInstanceOf(InfinispanLocalStore.class));
+                                .checkTransactions(Map.of()))
+                        .isInstanceOf(IdempotencyConfigurationException.class)
+                        .hasMessageContaining("[bad-mode]")
+                        .hasMessageContaining("InfinispanLocalStore")
+                        .hasMessageContaining("cannot write in it"));
+    }
+
+    @Test
+    void aSeparateOperationOnALocalCachePassesTheDeploymentCheck() throws Exception {
+        ConfiguredWeld.run(
+                Map.of("idempotency.store", "infinispan", MODE_KEY, "separate"),
+                new Extension[] {new InfinispanStoreExtension(), new IdempotencyExtension()},
+                new Class<?>[] {BadModeCharges.class},
+                c -> {
+                    var engine = c.select(IdempotencyRuntime.class).get().engine();
+                    engine.checkTransactions(Map.of());
+                    assertThat(engine.store()).isInstanceOf(InfinispanLocalStore.class);
+                    assertThat(engine.operations()).containsEntry("bad-mode", dev.idempotency.Participation.SEPARATE);
+                });
     }
 
     /** A bean with one guarded operation, {@code bad-mode}. */

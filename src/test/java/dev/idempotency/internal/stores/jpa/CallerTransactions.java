@@ -74,6 +74,11 @@ final class CallerTransactions implements Connections {
     }
 
     @Override
+    public boolean canJoin() {
+        return true;
+    }
+
+    @Override
     public void afterCommit(Runnable action) {
         if (bound.get() == null) {
             throw new IllegalStateException("no caller transaction on this thread");

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.InProgressPolicy;
+import dev.idempotency.Participation;
 import dev.idempotency.internal.core.Admission;
 import dev.idempotency.internal.core.ExceptionPolicy;
 import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.internal.core.IdempotencyEngine;
 import dev.idempotency.internal.core.OperationPolicy;
 import dev.idempotency.internal.core.RecordKey;
+import dev.idempotency.spi.BoundStore;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.DelegatingStore;
 import java.sql.Connection;
@@ -235,18 +237,12 @@ class JpaSettlementNoticeTest {
     @Test
     void aJoinedCompletionIsHeardAtTheCallersCommit() throws Exception {
         String operation = "notice-test.joined";
-        TestDatabases.Joined joined = TestDatabases.joined(
-                poolA,
-                Clock.systemUTC(),
-                Map.of(
-                        JpaStoreSettings.TRANSACTION + "." + operation,
-                        "joined",
-                        JpaStoreSettings.NOTIFY_SETTLEMENTS,
-                        "true"));
+        TestDatabases.Joined joined =
+                TestDatabases.joined(poolA, Clock.systemUTC(), Map.of(JpaStoreSettings.NOTIFY_SETTLEMENTS, "true"));
         try {
             List<String> heard = new CopyOnWriteArrayList<>();
             assertThat(nodeB.notifySettlements(heard::add)).isTrue();
-            var store = joined.store().forOperation(operation);
+            var store = BoundStore.of(joined.store(), operation, Participation.JOINED);
             String key = Hashing.sha256Hex("joined-" + UUID.randomUUID());
 
             joined.tx().begin();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.InProgressPolicy;
+import dev.idempotency.Participation;
 import dev.idempotency.internal.core.Admission;
 import dev.idempotency.internal.core.ExceptionPolicy;
 import dev.idempotency.internal.core.Hashing;
@@ -92,21 +93,16 @@ class JpaStoreJoinedModeTest {
                 Duration.ofSeconds(60),
                 InProgressPolicy.WAIT,
                 ExceptionPolicy.DEFAULT,
-                true);
+                true,
+                Participation.JOINED);
     }
 
     private static void waitsPastTheLockTimeoutThenReplays(Supplier<HikariDataSource> db) throws Exception {
         try (HikariDataSource pool = db.get()) {
             DataSource ds = SwitchableDataSource.unpooled(pool);
             effectsTable(ds);
-            TestDatabases.Joined joined = TestDatabases.joined(
-                    ds,
-                    new MutableClock(),
-                    Map.of(
-                            JpaStoreSettings.TRANSACTION + "." + OPERATION,
-                            "joined",
-                            JpaStoreSettings.LOCK_TIMEOUT,
-                            "PT1S"));
+            TestDatabases.Joined joined =
+                    TestDatabases.joined(ds, new MutableClock(), Map.of(JpaStoreSettings.LOCK_TIMEOUT, "PT1S"));
             ExecutorService threads = Executors.newSingleThreadExecutor();
             try {
                 IdempotencyEngine engine = new IdempotencyEngine(joined.store());
@@ -166,14 +162,8 @@ class JpaStoreJoinedModeTest {
         try (HikariDataSource pool = db.get()) {
             DataSource ds = SwitchableDataSource.unpooled(pool);
             effectsTable(ds);
-            TestDatabases.Joined joined = TestDatabases.joined(
-                    ds,
-                    new MutableClock(),
-                    Map.of(
-                            JpaStoreSettings.TRANSACTION + "." + OPERATION,
-                            "joined",
-                            JpaStoreSettings.LOCK_TIMEOUT,
-                            "PT1S"));
+            TestDatabases.Joined joined =
+                    TestDatabases.joined(ds, new MutableClock(), Map.of(JpaStoreSettings.LOCK_TIMEOUT, "PT1S"));
             ExecutorService threads = Executors.newSingleThreadExecutor();
             try {
                 IdempotencyEngine engine = new IdempotencyEngine(joined.store());
@@ -228,8 +218,7 @@ class JpaStoreJoinedModeTest {
     private static void toolkitRecordsStaySeparate(Supplier<HikariDataSource> db) throws Exception {
         try (HikariDataSource pool = db.get()) {
             DataSource ds = SwitchableDataSource.unpooled(pool);
-            TestDatabases.Joined joined =
-                    TestDatabases.joined(ds, new MutableClock(), Map.of(JpaStoreSettings.TRANSACTION, "joined"));
+            TestDatabases.Joined joined = TestDatabases.joined(ds, new MutableClock(), Map.of());
             try {
                 String attempt = Hashing.sha256Hex("toolkit-" + System.nanoTime());
                 joined.tx().begin();

@@ -3,7 +3,9 @@ package dev.idempotency.internal.stores.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotency.Participation;
 import dev.idempotency.internal.core.Hashing;
+import dev.idempotency.spi.BoundStore;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.MutableClock;
@@ -128,15 +130,9 @@ class JpaStoreSqlTest {
         try (HikariDataSource ds = TestDatabases.postgres(TestDatabases.TEST_SCHEMA)) {
             TestDatabases.Recording recording = new TestDatabases.Recording(ds);
             TestDatabases.Joined joined = TestDatabases.joined(
-                    recording.dataSource,
-                    new MutableClock(),
-                    Map.of(
-                            JpaStoreSettings.TRANSACTION + "." + operation,
-                            "joined",
-                            JpaStoreSettings.NOTIFY_SETTLEMENTS,
-                            "true"));
+                    recording.dataSource, new MutableClock(), Map.of(JpaStoreSettings.NOTIFY_SETTLEMENTS, "true"));
             try {
-                IdempotencyStore store = joined.store().forOperation(operation);
+                IdempotencyStore store = BoundStore.of(joined.store(), operation, Participation.JOINED);
                 String key = Hashing.sha256Hex("sql-test-joined-" + System.nanoTime());
                 recording.take();
 

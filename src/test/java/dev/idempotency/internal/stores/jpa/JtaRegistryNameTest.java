@@ -98,6 +98,6 @@ class JtaRegistryNameTest {
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining(GlobalSettings.DEFAULT_TRANSACTION_REGISTRY)
                 .hasMessageContaining(GlobalSettings.TRANSACTION_REGISTRY)
-                .hasMessageContaining(JpaStoreSettings.TRANSACTION);
+                .hasMessageContaining("transaction to separate");
     }
 }

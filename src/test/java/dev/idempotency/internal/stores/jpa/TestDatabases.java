@@ -89,8 +89,7 @@ public final class TestDatabases {
     /** A store whose joined writes go to the thread's {@link CallerTransactions}, in an emptied table. */
     static Joined joined(DataSource ds, Clock clock, Map<String, String> config) {
         CallerTransactions tx = new CallerTransactions(ds);
-        JpaIdempotencyStore store = JpaIdempotencyStore.start(
-                tx, new JpaStoreSettings(ConfigLookup.of(config)), clock, java.util.List.of());
+        JpaIdempotencyStore store = JpaIdempotencyStore.start(tx, new JpaStoreSettings(ConfigLookup.of(config)), clock);
         empty(ds);
         return new Joined(store, tx);
     }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.Participation;
 import dev.idempotency.internal.core.Hashing;
+import dev.idempotency.spi.BoundStore;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.MutableClock;
@@ -191,8 +193,8 @@ class MemoryStoreLimitsTest {
     void aFloodOfNewKeysOnOneOperationLeavesRoomForTheOthers() {
         MemoryIdempotencyStore store = new MemoryIdempotencyStore(
                 clock, new MemoryStoreLimits(10, Long.MAX_VALUE, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 0.5));
-        IdempotencyStore flooded = store.forOperation("POST /orders");
-        IdempotencyStore other = store.forOperation("refunds.create");
+        IdempotencyStore flooded = BoundStore.of(store, "POST /orders", Participation.SEPARATE);
+        IdempotencyStore other = BoundStore.of(store, "refunds.create", Participation.SEPARATE);
         List<String> held = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             String k = key();
@@ -219,7 +221,7 @@ class MemoryStoreLimitsTest {
     void anOperationsExpiredRecordsAreDroppedToMakeRoomInItsShare() {
         MemoryIdempotencyStore store = new MemoryIdempotencyStore(
                 clock, new MemoryStoreLimits(4, Long.MAX_VALUE, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 0.5));
-        IdempotencyStore op = store.forOperation("charge");
+        IdempotencyStore op = BoundStore.of(store, "charge", Participation.SEPARATE);
         String a = key();
         String b = key();
         assertThat(op.claim(a, "o", "fp", LONG).claimed()).isTrue();
@@ -239,7 +241,7 @@ class MemoryStoreLimitsTest {
     void anOperationsShareCountsTheBytesOfItsStoredOutcomes() {
         MemoryIdempotencyStore store = new MemoryIdempotencyStore(
                 clock, new MemoryStoreLimits(100, 4 * RECORD + 1000, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 0.5));
-        IdempotencyStore op = store.forOperation("charge");
+        IdempotencyStore op = BoundStore.of(store, "charge", Participation.SEPARATE);
         String a = key();
         assertThat(op.claim(a, "o", "fp", LONG).claimed()).isTrue();
         assertThat(op.complete(a, "o", new byte[1000], LONG)).isTrue();
@@ -247,7 +249,9 @@ class MemoryStoreLimitsTest {
         assertThatThrownBy(() -> op.claim(key(), "o", "fp", LONG))
                 .isInstanceOf(IdempotencyStoreUnavailableException.class)
                 .hasMessageContaining("holds its share");
-        assertThat(store.forOperation("other").claim(key(), "o", "fp", LONG).claimed())
+        assertThat(BoundStore.of(store, "other", Participation.SEPARATE)
+                        .claim(key(), "o", "fp", LONG)
+                        .claimed())
                 .isTrue();
         assertThat(store.deleteCompleted(a, "o")).isTrue();
         assertThat(op.claim(key(), "o", "fp", LONG).claimed()).isTrue();
@@ -273,7 +277,7 @@ class MemoryStoreLimitsTest {
     void withAShareOfOneAnOperationMayFillTheStore() {
         MemoryIdempotencyStore store = new MemoryIdempotencyStore(
                 clock, new MemoryStoreLimits(3, Long.MAX_VALUE, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 1));
-        IdempotencyStore op = store.forOperation("charge");
+        IdempotencyStore op = BoundStore.of(store, "charge", Participation.SEPARATE);
         for (int i = 0; i < 3; i++) {
             assertThat(op.claim(key(), "o", "fp", LONG).claimed()).isTrue();
         }

@@ -23,12 +23,12 @@ public class JoinedChargesResource {
 
     /** The configuration lines that put these operations in the joined mode. */
     public static final String JOINED_CONFIG = String.join(
-            "\n",
-            "idempotency.jpa.transaction.matrix.joined.none=joined",
-            "idempotency.jpa.transaction.matrix.joined.required=joined",
-            "idempotency.jpa.transaction.matrix.joined.requires-new=joined",
-            "idempotency.jpa.transaction.matrix.joined.not-supported=joined",
-            "idempotency.jpa.transaction.matrix.joined.wait=joined");
+            "\n", joined("none"), joined("required"), joined("requiresNew"), joined("notSupported"), joined("waiting"));
+
+    /** The per-method key that puts one of these methods in the joined mode. */
+    private static String joined(String method) {
+        return JoinedChargesResource.class.getName() + "/" + method + "/Idempotent/transaction=joined";
+    }
 
     @Inject
     MatrixEffects effects;

@@ -1,6 +1,7 @@
 package dev.idempotency.it.refusal.app;
 
 import dev.idempotency.Idempotent;
+import dev.idempotency.Participation;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +20,7 @@ public class AsyncJoinedResource {
 
     /** Never runs: the deployment is refused. */
     @POST
-    @Idempotent(name = OPERATION)
+    @Idempotent(name = OPERATION, transaction = Participation.JOINED)
     public CompletionStage<String> place(String order) {
         return CompletableFuture.completedFuture("placed " + order);
     }

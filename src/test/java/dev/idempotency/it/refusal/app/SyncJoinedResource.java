@@ -1,6 +1,7 @@
 package dev.idempotency.it.refusal.app;
 
 import dev.idempotency.Idempotent;
+import dev.idempotency.Participation;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 
@@ -10,7 +11,7 @@ public class SyncJoinedResource {
 
     /** Places the order. */
     @POST
-    @Idempotent(name = AsyncJoinedResource.OPERATION)
+    @Idempotent(name = AsyncJoinedResource.OPERATION, transaction = Participation.JOINED)
     public String place(String order) {
         return "placed " + order;
     }

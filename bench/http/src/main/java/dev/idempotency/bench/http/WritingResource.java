@@ -16,7 +16,7 @@ import java.sql.SQLException;
 /**
  * A POST that writes one row to PostgreSQL in a JTA transaction, as a payment or order endpoint does:
  * unguarded ({@code plain}), guarded in the JPA store's {@code separate} mode and in its {@code joined}
- * mode ({@code idempotency.jpa.transaction.write-joined=joined} in microprofile-config.properties).
+ * mode ({@code <this class>/joined/Idempotent/transaction=joined}, set by payara.sh for the JPA store).
  */
 @ApplicationScoped
 @Path("write")

@@ -59,7 +59,7 @@ public class Executions {
     }
 
     /**
-     * Configured for the joined mode ({@code idempotency.infinispan.transaction.ispn-it.joined-no-tx})
+     * Configured for the joined mode ({@code Executions/joinedWithoutTransaction/Idempotent/transaction})
      * but called without a transaction: refused before it runs, since its outcome could not be prepared.
      */
     @Idempotent(name = "ispn-it.joined-no-tx")

@@ -12,7 +12,7 @@ import javax.sql.DataSource;
 
 /**
  * The guarded method of the chaos run in the joined mode ({@code
- * idempotency.infinispan.transaction.ispn-it.chaos-joined=joined}): an EJB with a container-managed
+ * JoinedExecutions/chaosJoined/Idempotent/transaction=joined}): an EJB with a container-managed
  * transaction that writes its execution row through the application's JTA data source, so the row
  * commits with that transaction and the outcome is prepared inside it.
  */

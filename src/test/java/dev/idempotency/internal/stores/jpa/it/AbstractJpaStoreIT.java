@@ -56,11 +56,10 @@ abstract class AbstractJpaStoreIT {
      */
     static WebArchive deployment(String name, String datasource, boolean joined) {
         String config = "idempotency.store=jpa\n"
-                + "idempotency.jpa.transaction=separate\n"
                 + (joined
-                        ? "idempotency.jpa.transaction." + JoinedOrders.OPERATION + "=joined\n"
-                                + "idempotency.jpa.transaction." + JoinedOrdersResource.OPERATION + "=joined\n"
-                                + "idempotency.jpa.transaction." + SeparateOrders.MISUSED + "=joined\n"
+                        ? JoinedOrders.class.getName() + "/place/Idempotent/transaction=joined\n"
+                                + JoinedOrdersResource.class.getName() + "/place/Idempotent/transaction=joined\n"
+                                + SeparateOrders.class.getName() + "/misused/Idempotent/transaction=joined\n"
                         : "")
                 + (datasource == null ? "" : "idempotency.jpa.datasource=" + datasource + "\n")
                 // CALLERS WAIT callers race for one key: every one of them may wait.
