@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -83,6 +84,63 @@ class ArchitectureTest {
                                 && !ref.equals("dev.idempotency")
                                 && !within(ref, "dev.idempotency.spi")))
                 .isEmpty();
+    }
+
+    @Test
+    void theStoresSharedPackageUsesOnlyTheSpiAndTheApi() {
+        assertThat(violations(
+                        "dev.idempotency.internal.stores",
+                        ref -> within(ref, "dev.idempotency")
+                                && !ref.equals("dev.idempotency")
+                                && !ref.equals("dev.idempotency.internal.stores")
+                                && !within(ref, "dev.idempotency.spi")))
+                .isEmpty();
+    }
+
+    /**
+     * Every store package has the same parts: the primitives (classes that implement {@code
+     * IdempotencyStore}, free of the container and of configuration), one {@code <Name>StoreSettings}
+     * that reads its keys, and the startup and CDI glue ({@code <Name>Stores}, {@code <Name>StoreBean},
+     * {@code <Name>StoreExtension}). Only the settings and the glue read configuration or use CDI.
+     */
+    @Test
+    void everyStorePackageHasTheSameAnatomy() throws IOException {
+        Pattern glue = Pattern.compile("\\w+Store(Settings|s|Bean|Extension)\\.java");
+        // The JPA store's own transactions need a CDI bean with @Transactional: the one exception.
+        Set<String> allowed = Set.of("JtaTransactionRunner.java");
+        for (String store : subpackages("dev.idempotency.internal.stores")) {
+            Path dir = MAIN.resolve(store.replace('.', '/'));
+            List<Path> files;
+            try (Stream<Path> s = Files.list(dir)) {
+                files = s.filter(f -> f.toString().endsWith(".java")).sorted().toList();
+            }
+            assertThat(files.stream().map(f -> f.getFileName().toString()))
+                    .as("%s has one <Name>StoreSettings", store)
+                    .filteredOn(n -> n.endsWith("StoreSettings.java"))
+                    .hasSize(1);
+            for (Path f : files) {
+                String name = f.getFileName().toString();
+                String code = code(f);
+                if (name.endsWith("StoreSettings.java")) {
+                    String type = name.substring(0, name.length() - ".java".length());
+                    assertThat(code)
+                            .as("%s.%s is a record read once by from(ConfigLookup)", store, type)
+                            .containsPattern("public record " + type + "\\(")
+                            .containsPattern("public static " + type + " from\\(ConfigLookup ");
+                }
+                boolean readsConfigOrCdi = code.contains("org.eclipse.microprofile.config")
+                        || code.contains("ConfigLookup")
+                        || code.contains("jakarta.enterprise")
+                        || code.contains("jakarta.inject");
+                if (readsConfigOrCdi) {
+                    assertThat(glue.matcher(name).matches() || allowed.contains(name))
+                            .as(
+                                    "%s.%s reads configuration or uses CDI: only the settings and the glue may",
+                                    store, name)
+                            .isTrue();
+                }
+            }
+        }
     }
 
     @Test

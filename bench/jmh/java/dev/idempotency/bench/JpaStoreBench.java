@@ -6,6 +6,7 @@ import dev.idempotency.TestServices;
 import dev.idempotency.internal.core.Hashing;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.internal.stores.jpa.JpaIdempotencyStore;
+import dev.idempotency.internal.stores.jpa.JpaStores;
 import dev.idempotency.internal.stores.jpa.JpaStoreSettings;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -102,10 +103,10 @@ public class JpaStoreBench {
         camelPool = pool(threads);
         notifiedPool = pool(threads + 2); // the store keeps one connection to listen and one to notify
         silentPool = pool(threads);
-        store = JpaIdempotencyStore.resourceLocal(
-                storePool, new JpaStoreSettings(ConfigLookup.none()), Clock.systemUTC());
-        notifiedStore = JpaIdempotencyStore.resourceLocal(notifiedPool, notices(true), Clock.systemUTC());
-        silentStore = JpaIdempotencyStore.resourceLocal(silentPool, notices(false), Clock.systemUTC());
+        store = JpaStores.resourceLocal(
+                storePool, JpaStoreSettings.from(ConfigLookup.none()), Clock.systemUTC());
+        notifiedStore = JpaStores.resourceLocal(notifiedPool, notices(true), Clock.systemUTC());
+        silentStore = JpaStores.resourceLocal(silentPool, notices(false), Clock.systemUTC());
         if (!notifiedStore.notifySettlements(key -> {})) {
             throw new IllegalStateException("the store does not listen for settlement notices");
         }
@@ -151,7 +152,7 @@ public class JpaStoreBench {
     }
 
     private static JpaStoreSettings notices(boolean on) {
-        return new JpaStoreSettings(
+        return JpaStoreSettings.from(
                 ConfigLookup.of(java.util.Map.of(JpaStoreSettings.NOTIFY_SETTLEMENTS, Boolean.toString(on))));
     }
 

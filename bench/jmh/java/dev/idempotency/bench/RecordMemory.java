@@ -4,7 +4,7 @@ import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
-import dev.idempotency.internal.stores.memory.MemoryStoreLimits;
+import dev.idempotency.internal.stores.memory.MemoryStoreSettings;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
@@ -40,7 +40,7 @@ public final class RecordMemory {
                 switch (kind) {
                     // Unbounded: the default limits would refuse the records measured.
                     case "memory" -> new MemoryIdempotencyStore(
-                            java.time.Clock.systemUTC(), new MemoryStoreLimits(Long.MAX_VALUE, Long.MAX_VALUE));
+                            java.time.Clock.systemUTC(), new MemoryStoreSettings(Long.MAX_VALUE, Long.MAX_VALUE));
                     case "infinispan" -> InfinispanStores.start(
                             ConfigLookup.none(), new Properties(), RecordMemory.class.getClassLoader());
                     default -> throw new IllegalArgumentException("store must be memory or infinispan, not " + kind);

@@ -21,6 +21,7 @@ import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
 import dev.idempotency.internal.stores.infinispan.InfinispanLocalStore;
 import dev.idempotency.internal.stores.infinispan.InfinispanStores;
 import dev.idempotency.internal.stores.jpa.JpaIdempotencyStore;
+import dev.idempotency.internal.stores.jpa.JpaStores;
 import dev.idempotency.internal.stores.jpa.JpaStoreSettings;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.internal.stores.redis.RedisStoreSettings;
@@ -223,9 +224,9 @@ public final class WaitLatency {
                 config.setUsername("postgres");
                 config.setMaximumPoolSize(8);
                 HikariDataSource pool = new HikariDataSource(config);
-                JpaIdempotencyStore jpa = JpaIdempotencyStore.resourceLocal(
+                JpaIdempotencyStore jpa = JpaStores.resourceLocal(
                         pool,
-                        new JpaStoreSettings(ConfigLookup.of(Map.of(
+                        JpaStoreSettings.from(ConfigLookup.of(Map.of(
                                 JpaStoreSettings.NOTIFY_SETTLEMENTS, Boolean.toString(name.equals("jpa-notify"))))),
                         Clock.systemUTC());
                 return new Opened(jpa, () -> {

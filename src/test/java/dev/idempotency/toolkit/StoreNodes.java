@@ -7,6 +7,7 @@ import dev.idempotency.internal.stores.infinispan.ClusterNodes;
 import dev.idempotency.internal.stores.infinispan.InfinispanRaftStore;
 import dev.idempotency.internal.stores.jpa.JpaIdempotencyStore;
 import dev.idempotency.internal.stores.jpa.JpaStoreSettings;
+import dev.idempotency.internal.stores.jpa.JpaStores;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.internal.stores.redis.RedisIdempotencyStore;
 import dev.idempotency.internal.stores.redis.RedisServers;
@@ -93,10 +94,10 @@ public enum StoreNodes {
                 run("CREATE SCHEMA IF NOT EXISTS " + PG_SCHEMA);
                 HikariDataSource dsA = pool();
                 HikariDataSource dsB = pool();
-                JpaIdempotencyStore a = JpaIdempotencyStore.resourceLocal(
-                        dsA, new JpaStoreSettings(ConfigLookup.none()), Clock.systemUTC());
-                JpaIdempotencyStore b = JpaIdempotencyStore.resourceLocal(
-                        dsB, new JpaStoreSettings(ConfigLookup.none()), Clock.systemUTC());
+                JpaIdempotencyStore a =
+                        JpaStores.resourceLocal(dsA, JpaStoreSettings.from(ConfigLookup.none()), Clock.systemUTC());
+                JpaIdempotencyStore b =
+                        JpaStores.resourceLocal(dsB, JpaStoreSettings.from(ConfigLookup.none()), Clock.systemUTC());
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     a.close();
                     b.close();

@@ -10,7 +10,7 @@ import dev.idempotency.internal.core.OperationPolicy;
 import dev.idempotency.internal.core.PolicyResolver;
 import dev.idempotency.internal.ops.OpsSettings;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
-import dev.idempotency.internal.stores.memory.MemoryStoreLimits;
+import dev.idempotency.internal.stores.memory.MemoryStoreSettings;
 import dev.idempotency.spi.ConfigLookup;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -177,7 +177,7 @@ public class IdempotencyExtension implements Extension {
                 global::retryAfter,
                 global::waitLimits,
                 global::workInterceptorPriority,
-                () -> MemoryStoreLimits.from(settings),
+                () -> MemoryStoreSettings.from(settings),
                 () -> OpsSettings.from(settings))) {
             try {
                 check.run();

@@ -13,7 +13,7 @@ import dev.idempotency.internal.core.PolicyResolver;
 import dev.idempotency.internal.core.Settlement;
 import dev.idempotency.internal.core.WorkTransactions;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
-import dev.idempotency.internal.stores.memory.MemoryStoreLimits;
+import dev.idempotency.internal.stores.memory.MemoryStoreSettings;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.IdempotencyStore;
 import jakarta.annotation.PostConstruct;
@@ -222,7 +222,7 @@ public class IdempotencyRuntime implements EntryPointServices {
     private IdempotencyStore selectStore(String name) {
         Bean<?> bean = StoreSelector.bean(beanManager, name);
         if (bean == null) {
-            return new MemoryIdempotencyStore(Clock.systemUTC(), MemoryStoreLimits.from(settings));
+            return new MemoryIdempotencyStore(Clock.systemUTC(), MemoryStoreSettings.from(settings));
         }
         Bean<IdempotencyStore> b = (Bean<IdempotencyStore>) bean;
         BeanManager seeing = StoreSelector.managerSeeing(beanManager, name);

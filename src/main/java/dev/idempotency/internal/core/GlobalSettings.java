@@ -2,6 +2,7 @@ package dev.idempotency.internal.core;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.ConfigLookup;
+import dev.idempotency.spi.StoreKeys;
 import java.time.Duration;
 
 /**
@@ -10,8 +11,8 @@ import java.time.Duration;
  */
 public final class GlobalSettings {
 
-    /** Which store holds records: {@code memory}, {@code infinispan}, {@code jpa}, or a CDI bean name. */
-    public static final String STORE = "idempotency.store";
+    /** Which store holds records ({@link StoreKeys#STORE}). */
+    public static final String STORE = StoreKeys.STORE;
     /** Default retention of completed outcomes, when an operation sets none. */
     public static final String TTL = "idempotency.ttl";
     /** Default lease of in-progress claims, when an operation sets none. */
@@ -33,11 +34,11 @@ public final class GlobalSettings {
      * record; empty (the default): keys as earlier versions derived them.
      */
     public static final String APPLICATION = "idempotency.application";
-    /** JNDI name of the JTA {@code TransactionSynchronizationRegistry}. */
-    public static final String TRANSACTION_REGISTRY = "idempotency.transaction-registry";
+    /** JNDI name of the JTA {@code TransactionSynchronizationRegistry} ({@link StoreKeys#TRANSACTION_REGISTRY}). */
+    public static final String TRANSACTION_REGISTRY = StoreKeys.TRANSACTION_REGISTRY;
 
     /** Default of {@link #STORE}. */
-    public static final String DEFAULT_STORE = "memory";
+    public static final String DEFAULT_STORE = StoreKeys.DEFAULT_STORE;
     /** Default of {@link #TTL}: 24 hours, the retention Stripe documents. */
     public static final Duration DEFAULT_TTL = Duration.ofHours(24);
     /** Default of {@link #LEASE}: one minute, longer than any request a client waits for. */
@@ -61,7 +62,7 @@ public final class GlobalSettings {
     /** Default of {@link #RETRY_AFTER}: one second, a typical call's duration. */
     public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
     /** Default of {@link #TRANSACTION_REGISTRY}: where Jakarta EE servers bind it. */
-    public static final String DEFAULT_TRANSACTION_REGISTRY = "java:comp/TransactionSynchronizationRegistry";
+    public static final String DEFAULT_TRANSACTION_REGISTRY = StoreKeys.DEFAULT_TRANSACTION_REGISTRY;
     /** Default of {@link #PURGE_INTERVAL}. */
     public static final Duration DEFAULT_PURGE_INTERVAL = Duration.ofMinutes(5);
     /** Default of {@link #PURGE_BATCH_SIZE}. */
@@ -76,7 +77,7 @@ public final class GlobalSettings {
 
     /** The configured store name. */
     public String store() {
-        return settings.text(STORE).orElse(DEFAULT_STORE);
+        return StoreKeys.store(settings);
     }
 
     /** The default ttl. */
@@ -148,7 +149,7 @@ public final class GlobalSettings {
 
     /** The JNDI name of the transaction synchronization registry. */
     public String transactionRegistry() {
-        return settings.text(TRANSACTION_REGISTRY).orElse(DEFAULT_TRANSACTION_REGISTRY);
+        return StoreKeys.transactionRegistry(settings);
     }
 
     /** The purge interval. */

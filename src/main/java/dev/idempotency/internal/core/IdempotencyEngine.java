@@ -610,7 +610,7 @@ public final class IdempotencyEngine {
         } catch (IdempotencyStoreUnavailableException e) {
             finished(StorePrimitive.CLAIM, started, true);
             if (e.operation() == null) {
-                // The store does not know the operation (it is bound to none): name it for the caller.
+                // The store did not name the operation: name it for the caller.
                 throw new IdempotencyStoreUnavailableException(
                         policy.name(), key.hash(), "Operation '" + policy.name() + "': " + e.getMessage(), e);
             }

@@ -1,8 +1,11 @@
 package dev.idempotency.internal.stores;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.spi.ConfigLookup;
+import dev.idempotency.spi.StoreKeys;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 
 /**
  * What the stores that offer the joined transaction mode (JPA, Infinispan cluster) share: where the
@@ -14,11 +17,11 @@ public final class JoinedMode {
     private JoinedMode() {}
 
     /**
-     * The JNDI name of the JTA {@code TransactionSynchronizationRegistry}: {@code
-     * idempotency.transaction-registry}, the key the guard's own settlement reads too.
+     * The JNDI name of the JTA {@code TransactionSynchronizationRegistry}: {@link
+     * StoreKeys#TRANSACTION_REGISTRY}, the key the guard's own settlement reads too.
      */
     public static String registryName(ConfigLookup config) {
-        return new GlobalSettings(config).transactionRegistry();
+        return StoreKeys.transactionRegistry(config);
     }
 
     /**
@@ -29,7 +32,7 @@ public final class JoinedMode {
     public static IdempotencyConfigurationException noRegistry(String store, String name, Exception e) {
         return new IdempotencyConfigurationException(
                 store + "'s joined transaction mode needs the JTA TransactionSynchronizationRegistry, which is not at '"
-                        + name + "' (" + e + "). Set '" + GlobalSettings.TRANSACTION_REGISTRY
+                        + name + "' (" + e + "). Set '" + StoreKeys.TRANSACTION_REGISTRY
                         + "' to the JNDI name this server binds it to, or set the operations' transaction to"
                         + " separate.",
                 e);
@@ -45,10 +48,46 @@ public final class JoinedMode {
     public static IdempotencyConfigurationException noTransaction(String operation, String when, int status) {
         return new IdempotencyConfigurationException("Operation '" + operation + "' uses the joined transaction mode"
                 + " (transaction = JOINED), but no JTA transaction is active when " + when + " (status " + status
-                + "). The CDI interceptor runs at priority " + GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY
-                + " unless configured, outside @Transactional (200): guard an EJB with container-managed"
-                + " transactions, set '" + GlobalSettings.INTERCEPTOR_PRIORITY
-                + "' above 200 (e.g. 1000) so it runs inside @Transactional, call the method from inside a"
-                + " transaction, or use the separate mode for this operation.");
+                + "). The guard must run inside the transaction: guard an EJB with container-managed"
+                + " transactions, give the guard's interceptor a priority above @Transactional's 200 (docs/"
+                + "configuration.md, Transactions), call the method from inside a transaction, or use the"
+                + " separate mode for this operation.");
+    }
+
+    /**
+     * The JTA registry at one JNDI name, looked up on first use and kept: how both joining stores find
+     * the caller's transaction.
+     */
+    public static final class Registry {
+        private final String name;
+        private final String store;
+        private volatile TransactionSynchronizationRegistry found;
+
+        /**
+         * @param name the JNDI name ({@link #registryName})
+         * @param store the store, for the error when nothing is bound there, e.g. "The JPA store"
+         */
+        public Registry(String name, String store) {
+            this.name = name;
+            this.store = store;
+        }
+
+        /**
+         * The registry.
+         *
+         * @throws IdempotencyConfigurationException nothing usable is bound at the name
+         */
+        public TransactionSynchronizationRegistry get() {
+            TransactionSynchronizationRegistry r = found;
+            if (r == null) {
+                try {
+                    r = (TransactionSynchronizationRegistry) new InitialContext().lookup(name);
+                } catch (NamingException | ClassCastException e) {
+                    throw noRegistry(store, name, e);
+                }
+                found = r;
+            }
+            return r;
+        }
     }
 }

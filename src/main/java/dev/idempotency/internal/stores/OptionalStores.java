@@ -1,8 +1,8 @@
 package dev.idempotency.internal.stores;
 
 import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.StoreKeys;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.literal.NamedLiteral;
@@ -35,9 +35,9 @@ public final class OptionalStores {
     /** Whether {@code idempotency.store} names {@code name}. */
     public static boolean selected(String name) {
         return name.equals(ConfigProvider.getConfig()
-                .getOptionalValue(GlobalSettings.STORE, String.class)
+                .getOptionalValue(StoreKeys.STORE, String.class)
                 .map(String::trim)
-                .orElse(GlobalSettings.DEFAULT_STORE));
+                .orElse(StoreKeys.DEFAULT_STORE));
     }
 
     /**
@@ -56,7 +56,7 @@ public final class OptionalStores {
             Function<Instance<Object>, IdempotencyStore> create,
             BiConsumer<IdempotencyStore, Instance<Object>> dispose) {
         if (!present(probe, extension)) {
-            abd.addDefinitionError(new IdempotencyConfigurationException("Config key '" + GlobalSettings.STORE
+            abd.addDefinitionError(new IdempotencyConfigurationException("Config key '" + StoreKeys.STORE
                     + "' is '" + name + "', but " + library + " is not on the deployment's class path. Add it"
                     + " and its dependencies to WEB-INF/lib, or choose another store."));
             return false;

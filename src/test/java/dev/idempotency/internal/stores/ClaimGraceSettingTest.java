@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.internal.stores.jpa.JpaStoreSettings;
-import dev.idempotency.internal.stores.memory.MemoryStoreLimits;
+import dev.idempotency.internal.stores.memory.MemoryStoreSettings;
 import dev.idempotency.internal.stores.redis.RedisStoreSettings;
 import dev.idempotency.spi.ConfigLookup;
 import java.time.Duration;
@@ -23,9 +23,11 @@ class ClaimGraceSettingTest {
     private record Store(String key, Function<ConfigLookup, Duration> read) {}
 
     private static final Store[] STORES = {
-        new Store(JpaStoreSettings.CLAIM_GRACE, s -> new JpaStoreSettings(s).claimGrace()),
-        new Store(RedisStoreSettings.CLAIM_GRACE, s -> new RedisStoreSettings(s).claimGrace()),
-        new Store(MemoryStoreLimits.CLAIM_GRACE, s -> MemoryStoreLimits.from(s).claimGrace()),
+        new Store(JpaStoreSettings.CLAIM_GRACE, s -> JpaStoreSettings.from(s).claimGrace()),
+        new Store(
+                RedisStoreSettings.CLAIM_GRACE, s -> RedisStoreSettings.from(s).claimGrace()),
+        new Store(MemoryStoreSettings.CLAIM_GRACE, s -> MemoryStoreSettings.from(s)
+                .claimGrace()),
     };
 
     @Test

@@ -186,8 +186,8 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
         return removeIf("delete", key, r -> RecordLifecycle.isCompletedBy(r, owner));
     }
 
-    private boolean removeIf(String operation, String key, Predicate<IdempotencyRecord> test) {
-        return guarded(operation, key, () -> {
+    private boolean removeIf(String action, String key, Predicate<IdempotencyRecord> test) {
+        return guarded(action, key, () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 IdempotencyRecord existing = cache.get(key);
                 if (!test.test(existing)) {
@@ -197,7 +197,7 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
                     return true;
                 }
             }
-            throw contended(operation, key);
+            throw contended(action, key);
         });
     }
 
@@ -219,15 +219,15 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
         }
     }
 
-    private <T> T guarded(String operation, String key, Supplier<T> action) {
+    private <T> T guarded(String action, String key, Supplier<T> work) {
         try {
-            return action.get();
+            return work.get();
         } catch (CacheException e) {
             // IllegalLifecycleStateException (cache stopping), a lock timeout on a transactional cache.
             throw new IdempotencyStoreUnavailableException(
                     null,
                     keyHash(key),
-                    "The Infinispan idempotency cache '" + cache.getName() + "' failed during " + operation + ": "
+                    "The Infinispan idempotency cache '" + cache.getName() + "' failed during " + action + ": "
                             + e.getMessage(),
                     e);
         }
@@ -264,11 +264,11 @@ public final class InfinispanLocalStore implements IdempotencyStore, AutoCloseab
         return false;
     }
 
-    private IdempotencyStoreUnavailableException contended(String operation, String key) {
+    private IdempotencyStoreUnavailableException contended(String action, String key) {
         return new IdempotencyStoreUnavailableException(
                 null,
                 keyHash(key),
-                "The Infinispan record changed under " + operation + " " + MAX_ATTEMPTS
+                "The Infinispan record changed under " + action + " " + MAX_ATTEMPTS
                         + " times in a row; retry the call.",
                 null);
     }

@@ -34,8 +34,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import org.infinispan.factories.GlobalComponentRegistry;
 import org.infinispan.manager.EmbeddedCacheManager;
 import org.infinispan.remoting.transport.Transport;
@@ -146,7 +144,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     private final Map<String, LongAdder> sent = new ConcurrentHashMap<>();
 
     /** Looked up on first use by an operation in the joined mode. */
-    private volatile TransactionSynchronizationRegistry registry;
+    private final JoinedMode.Registry registry;
 
     /**
      * The leader's clock minus this member's, as last measured ({@link #measureClockOffset}); every
@@ -185,6 +183,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     public InfinispanRaftStore(EmbeddedCacheManager manager, Options options, Clock clock, Runnable onClose) {
         this.manager = manager;
         this.options = options;
+        this.registry = new JoinedMode.Registry(options.transactionRegistry(), "The Infinispan store");
         this.clock = clock;
         this.onClose = onClose;
         this.records = new RecordSet(clock);
@@ -498,12 +497,12 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
 
     /** The registry of the active JTA transaction that a joined operation needs, or a configuration error. */
     private TransactionSynchronizationRegistry requireTransaction(String operation) {
-        TransactionSynchronizationRegistry registry = registry(operation);
-        int status = registry.getTransactionStatus();
+        TransactionSynchronizationRegistry tsr = registry.get();
+        int status = tsr.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
             throw JoinedMode.noTransaction(operation, "its call is guarded", status);
         }
-        return registry;
+        return tsr;
     }
 
     /**
@@ -549,20 +548,6 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     @Override
     public boolean canJoinCallerTransaction() {
         return true;
-    }
-
-    private TransactionSynchronizationRegistry registry(String operation) {
-        TransactionSynchronizationRegistry r = registry;
-        if (r == null) {
-            try {
-                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(options.transactionRegistry());
-            } catch (NamingException | ClassCastException e) {
-                throw JoinedMode.noRegistry(
-                        "Operation '" + operation + "' of the Infinispan store", options.transactionRegistry(), e);
-            }
-            registry = r;
-        }
-        return r;
     }
 
     @Override
@@ -625,8 +610,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
      * claim}, {@code complete}, {@code release}, {@code delete}, {@code purge}), each a log entry, and
      * read-only requests ({@code read}, which a claim of a key in progress sends as well).
      */
-    public long requestsSent(String operation) {
-        LongAdder n = sent.get(operation);
+    public long requestsSent(String action) {
+        LongAdder n = sent.get(action);
         return n == null ? 0 : n.sum();
     }
 
@@ -725,8 +710,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         return RecordSet.recordResult(await("read", key, () -> raft.getAsync(query, 0, query.length, null)));
     }
 
-    private byte[] send(String operation, String key, byte[] command) {
-        return await(operation, key, () -> raft.setAsync(command, 0, command.length, null));
+    private byte[] send(String action, String key, byte[] command) {
+        return await(action, key, () -> raft.setAsync(command, 0, command.length, null));
     }
 
     private interface Request {
@@ -739,8 +724,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
      * IdempotencyStoreUnavailableException}: nothing this call decided was applied as far as it
      * knows, though a command may still commit later.
      */
-    private byte[] await(String operation, String key, Request request) {
-        sent.computeIfAbsent(operation, o -> new LongAdder()).increment();
+    private byte[] await(String action, String key, Request request) {
+        sent.computeIfAbsent(action, o -> new LongAdder()).increment();
         Throwable failure;
         try {
             byte[] answer = request.start().get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -767,7 +752,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         LOG.log(
                 first ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
                 "Infinispan cluster {0} of key {1} failed: {2} (RAFT leader {3}, {4} members visible of {5})",
-                operation,
+                action,
                 key == null ? "-" : keyHash(key),
                 why,
                 raft.leader(),
@@ -776,7 +761,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         throw new IdempotencyStoreUnavailableException(
                 null,
                 key == null ? null : keyHash(key),
-                "The Infinispan idempotency cluster did not commit the " + operation + " (" + why + "): a majority of"
+                "The Infinispan idempotency cluster did not commit the " + action + " (" + why + "): a majority of"
                         + " its " + options.members().size() + " members must be up and reachable from each other"
                         + " (idempotency.infinispan.initial-hosts). The call did not run; retry it.",
                 failure);
@@ -787,7 +772,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
      * {@link #SETTLE_PATIENCE} has passed; {@code attempt} is told whether an earlier attempt may have
      * been applied.
      */
-    private <T> T persistently(String operation, String key, Function<Boolean, T> attempt) {
+    private <T> T persistently(String action, String key, Function<Boolean, T> attempt) {
         long deadline = System.nanoTime() + SETTLE_PATIENCE.toNanos();
         for (boolean retry = false; ; retry = true) {
             try {

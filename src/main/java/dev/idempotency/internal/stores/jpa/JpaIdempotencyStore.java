@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * The JPA store: one row per key in the table {@value #TABLE} of the application's database, written
@@ -120,49 +119,6 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                 + " updated_at = ? WHERE " + fence;
         this.purgeSelectSql =
                 "SELECT idem_key FROM " + TABLE + " WHERE " + purgeCondition(dialect) + " ORDER BY expires_at";
-    }
-
-    /**
-     * A store for Java SE on a (pooled) data source, {@code separate} mode only: checks the database
-     * and creates the table as in a container (see {@link Schema#prepare}).
-     *
-     * @param dataSource where the table lives
-     * @param settings the {@code idempotency.jpa.*} keys
-     * @param clock the store's clock
-     * @throws IdempotencyConfigurationException the store cannot work with this data source and
-     *     configuration; the message names the key to change
-     */
-    public static JpaIdempotencyStore resourceLocal(DataSource dataSource, JpaStoreSettings settings, Clock clock) {
-        return start(new DataSourceConnections(dataSource), settings, clock);
-    }
-
-    /**
-     * Checks the database, creates the table if allowed, and proves that a claim works, so that a
-     * store that could only fail is refused at startup.
-     */
-    static JpaIdempotencyStore start(Connections connections, JpaStoreSettings settings, Clock clock) {
-        Dialect dialect = Schema.prepare(connections, settings);
-        boolean notifies = notifies(dialect, settings);
-        SettlementNotices notices = notifies && listenable(connections) ? new SettlementNotices(connections) : null;
-        SettlementNotifier notifier = notifies ? new SettlementNotifier(connections) : null;
-        JpaIdempotencyStore store = new JpaIdempotencyStore(connections, dialect, settings, clock, notifier, notices);
-        store.probe();
-        return store;
-    }
-
-    /** Whether complete and release send notices: on PostgreSQL, when switched on. */
-    private static boolean notifies(Dialect dialect, JpaStoreSettings settings) {
-        return dialect.notifiesSettlements() && settings.notifySettlements();
-    }
-
-    /** Whether this node can listen for notices: see {@link SettlementNotices#reachable}. */
-    private static boolean listenable(Connections connections) {
-        try {
-            return connections.separate(SettlementNotices::reachable);
-        } catch (SQLException | RuntimeException e) {
-            LOG.log(Level.DEBUG, "settlement notices unavailable, waiters poll: {0}", e.toString());
-            return false;
-        }
     }
 
     /**
@@ -738,7 +694,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
      * Claims and releases a random key once, at startup: proves that the statements of this dialect
      * work on this table with this user.
      */
-    private void probe() {
+    void probe() {
         // 64 hex digits, the shape of a real namespaced key.
         String key = (java.util.UUID.randomUUID().toString() + java.util.UUID.randomUUID()).replace("-", "");
         try {

@@ -1,7 +1,5 @@
 package dev.idempotency.internal.stores.jpa;
 
-import dev.idempotency.IdempotencyConfigurationException;
-import dev.idempotency.internal.stores.JoinedMode;
 import dev.idempotency.internal.stores.OptionalStores;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.GuardedOperation;
@@ -14,12 +12,8 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.lang.System.Logger.Level;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
-import javax.sql.DataSource;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -61,7 +55,7 @@ public class JpaStoreBean implements IdempotencyStore {
         }
         try {
             store();
-        } catch (DataSourceNotFound e) {
+        } catch (JpaStores.DataSourceNotFound e) {
             if (isServletContext(event)) {
                 throw e;
             }
@@ -77,15 +71,6 @@ public class JpaStoreBean implements IdempotencyStore {
             return event instanceof jakarta.servlet.ServletContext;
         } catch (LinkageError noServlets) {
             return false;
-        }
-    }
-
-    /** The configured data source cannot be looked up. */
-    private static final class DataSourceNotFound extends IdempotencyConfigurationException {
-        private static final long serialVersionUID = 1L;
-
-        DataSourceNotFound(String message, Throwable cause) {
-            super(message, cause);
         }
     }
 
@@ -175,31 +160,6 @@ public class JpaStoreBean implements IdempotencyStore {
 
     private JpaIdempotencyStore build() {
         Config config = ConfigProvider.getConfig();
-        JpaStoreSettings settings = new JpaStoreSettings(key -> config.getOptionalValue(key, String.class));
-        String name = settings.datasource();
-        DataSource dataSource;
-        try {
-            dataSource = (DataSource) new InitialContext().lookup(name);
-        } catch (NamingException | ClassCastException e) {
-            throw new DataSourceNotFound(
-                    "The JPA idempotency store cannot find the data source '" + name + "' (config key '"
-                            + JpaStoreSettings.DATASOURCE + "'): " + e
-                            + ". Name a JTA data source the application can look up, e.g. java:app/jdbc/orders.",
-                    e);
-        }
-        JpaIdempotencyStore s = JpaIdempotencyStore.start(
-                new JtaConnections(
-                        dataSource, runner, JoinedMode.registryName(key -> config.getOptionalValue(key, String.class))),
-                settings,
-                Clock.systemUTC());
-        LOG.log(
-                Level.INFO,
-                "JPA idempotency store on {0} ({1}), {2}",
-                name,
-                s.dialectName(),
-                s.notices() != null
-                        ? "settlement notices on channel " + JpaIdempotencyStore.CHANNEL
-                        : "no settlement notices (waiters poll)");
-        return s;
+        return JpaStores.inContainer(key -> config.getOptionalValue(key, String.class), runner);
     }
 }

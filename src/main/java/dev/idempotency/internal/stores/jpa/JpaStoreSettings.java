@@ -5,8 +5,25 @@ import dev.idempotency.spi.ConfigLookup;
 import java.time.Duration;
 import java.util.Optional;
 
-/** The {@code idempotency.jpa.*} configuration keys and their defaults. */
-public final class JpaStoreSettings {
+/**
+ * The {@code idempotency.jpa.*} configuration keys, their defaults, and the values read.
+ *
+ * @param datasource the data source's JNDI name
+ * @param lockTimeout the bound on lock waits
+ * @param claimGrace how long the purge keeps an IN_PROGRESS row after its lease ended
+ * @param settlePatience how long a complete or release retries a transient failure
+ * @param createTable whether to create the table when missing
+ * @param notifySettlements whether complete and release send settlement notices where the database can
+ * @param dialect the configured dialect name, if any
+ */
+public record JpaStoreSettings(
+        String datasource,
+        Duration lockTimeout,
+        Duration claimGrace,
+        Duration settlePatience,
+        boolean createTable,
+        boolean notifySettlements,
+        Optional<String> dialect) {
 
     /** JNDI name of the (JTA) data source that holds the table. */
     public static final String DATASOURCE = "idempotency.jpa.datasource";
@@ -45,66 +62,27 @@ public final class JpaStoreSettings {
     /** Default of {@link #NOTIFY_SETTLEMENTS}. */
     public static final boolean DEFAULT_NOTIFY_SETTLEMENTS = true;
 
-    private final ConfigLookup settings;
-    private final Duration lockTimeout;
-    private final Duration claimGrace;
-    private final Duration settlePatience;
-    private final boolean createTable;
-    private final boolean notifySettlements;
-
     /**
      * Reads and validates the keys.
      *
      * @param settings where the values come from
      * @throws IdempotencyConfigurationException a value is invalid
      */
-    public JpaStoreSettings(ConfigLookup settings) {
-        this.settings = settings;
-        this.lockTimeout = settings.duration(LOCK_TIMEOUT, DEFAULT_LOCK_TIMEOUT);
+    public static JpaStoreSettings from(ConfigLookup settings) {
+        Duration lockTimeout = settings.duration(LOCK_TIMEOUT, DEFAULT_LOCK_TIMEOUT);
         if (lockTimeout.toMillis() < 1000) {
             // JDBC statement timeouts have a resolution of whole seconds; below one it would mean "none".
             throw new IdempotencyConfigurationException("Config key '" + LOCK_TIMEOUT + "' is " + lockTimeout
                     + "; JDBC statement timeouts count whole seconds, so set at least PT1S.");
         }
-        this.claimGrace = settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
-        this.settlePatience = settings.duration(SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE);
-        // Read now, though only a missing table consults it, so that a bad value fails the deployment.
-        this.createTable = settings.bool(CREATE_TABLE, true);
-        this.notifySettlements = settings.bool(NOTIFY_SETTLEMENTS, DEFAULT_NOTIFY_SETTLEMENTS);
-    }
-
-    /** The data source's JNDI name. */
-    public String datasource() {
-        return settings.text(DATASOURCE).orElse(DEFAULT_DATASOURCE);
-    }
-
-    /** The bound on lock waits. */
-    public Duration lockTimeout() {
-        return lockTimeout;
-    }
-
-    /** How long the purge keeps an IN_PROGRESS row after its lease ended. */
-    public Duration claimGrace() {
-        return claimGrace;
-    }
-
-    /** How long a complete or release retries a transient failure. */
-    public Duration settlePatience() {
-        return settlePatience;
-    }
-
-    /** Whether to create the table when missing (default true). */
-    public boolean createTable() {
-        return createTable;
-    }
-
-    /** Whether complete and release send settlement notices where the database can (default true). */
-    public boolean notifySettlements() {
-        return notifySettlements;
-    }
-
-    /** The configured dialect name, if any. */
-    Optional<String> dialect() {
-        return settings.text(DIALECT);
+        return new JpaStoreSettings(
+                settings.text(DATASOURCE).orElse(DEFAULT_DATASOURCE),
+                lockTimeout,
+                settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE),
+                settings.duration(SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE),
+                // Read now, though only a missing table consults it, so that a bad value fails the deployment.
+                settings.bool(CREATE_TABLE, true),
+                settings.bool(NOTIFY_SETTLEMENTS, DEFAULT_NOTIFY_SETTLEMENTS),
+                settings.text(DIALECT));
     }
 }

@@ -6,8 +6,6 @@ import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /**
@@ -22,14 +20,13 @@ final class JtaConnections implements Connections {
 
     private final DataSource dataSource;
     private final JtaTransactionRunner runner;
-    private final String registryName;
-    private volatile TransactionSynchronizationRegistry registry;
+    private final JoinedMode.Registry registry;
     private volatile boolean registryMissing;
 
     JtaConnections(DataSource dataSource, JtaTransactionRunner runner, String registryName) {
         this.dataSource = dataSource;
         this.runner = runner;
-        this.registryName = registryName;
+        this.registry = new JoinedMode.Registry(registryName, "The JPA store");
     }
 
     @Override
@@ -97,16 +94,7 @@ final class JtaConnections implements Connections {
     }
 
     private TransactionSynchronizationRegistry registry() {
-        TransactionSynchronizationRegistry r = registry;
-        if (r == null) {
-            try {
-                r = (TransactionSynchronizationRegistry) new InitialContext().lookup(registryName);
-            } catch (NamingException | ClassCastException e) {
-                throw JoinedMode.noRegistry("The JPA store", registryName, e);
-            }
-            registry = r;
-        }
-        return r;
+        return registry.get();
     }
 
     /** Carries a checked SQLException through the runner's Supplier. */

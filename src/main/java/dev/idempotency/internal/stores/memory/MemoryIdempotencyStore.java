@@ -22,7 +22,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * primitive atomic. Records do not survive a restart and are not shared between nodes: use it for a
  * single node, for development and for tests. Expired records are deleted by the scheduled purge.
  *
- * <p>Bounded by {@link MemoryStoreLimits}: a claim that would create a record beyond the limits first
+ * <p>Bounded by {@link MemoryStoreSettings}: a claim that would create a record beyond the limits first
  * deletes the records that are no longer live; if that frees no room, the claim fails with {@link
  * IdempotencyStoreUnavailableException} (503 over HTTP) and the operation does not run. Nothing live is
  * ever evicted: not an IN_PROGRESS claim, not a COMPLETED outcome within its ttl. Completing a claim is
@@ -30,7 +30,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * limit until records expire. Claims of keys that have a record (replays, takeovers) always work.
  *
  * <p>Claims of a guarded operation ({@link GuardedOperation}, what the guard makes) are bounded by that
- * operation's share of the limits too ({@link MemoryStoreLimits#operationShare}), so that a flood of new
+ * operation's share of the limits too ({@link MemoryStoreSettings#operationShare}), so that a flood of new
  * keys on one operation gets 503 on that operation only.
  */
 public final class MemoryIdempotencyStore implements IdempotencyStore {
@@ -63,7 +63,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     private final ConcurrentHashMap<String, Usage> usages = new ConcurrentHashMap<>();
     private final Usage unbound = new Usage(null, false);
     private final Clock clock;
-    private final MemoryStoreLimits limits;
+    private final MemoryStoreSettings limits;
     private final AtomicLong held = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final ReentrantLock sweeping = new ReentrantLock();
@@ -77,14 +77,14 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
 
     /** @param clock the store's clock: every lease and expiry is measured against it */
     public MemoryIdempotencyStore(Clock clock) {
-        this(clock, MemoryStoreLimits.DEFAULT);
+        this(clock, MemoryStoreSettings.DEFAULT);
     }
 
     /**
      * @param clock the store's clock: every lease and expiry is measured against it
      * @param limits how many records and bytes the store holds at most
      */
-    public MemoryIdempotencyStore(Clock clock, MemoryStoreLimits limits) {
+    public MemoryIdempotencyStore(Clock clock, MemoryStoreSettings limits) {
         this.clock = clock;
         this.limits = limits;
     }
@@ -219,12 +219,12 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
                 && (usage.entries.get() >= limits.operationEntries() || usage.bytes.get() >= limits.operationBytes());
         String what = share
                 ? "Operation '" + usage.operation + "' holds its share of the memory idempotency store ("
-                        + MemoryStoreLimits.OPERATION_SHARE + "=" + limits.operationShare() + " of "
-                        + MemoryStoreLimits.MAX_ENTRIES + "=" + limits.maxEntries() + " and "
-                        + MemoryStoreLimits.MAX_BYTES + "=" + limits.maxBytes() + "; it holds " + usage.entries.get()
+                        + MemoryStoreSettings.OPERATION_SHARE + "=" + limits.operationShare() + " of "
+                        + MemoryStoreSettings.MAX_ENTRIES + "=" + limits.maxEntries() + " and "
+                        + MemoryStoreSettings.MAX_BYTES + "=" + limits.maxBytes() + "; it holds " + usage.entries.get()
                         + " records, about " + usage.bytes.get() + " bytes)"
-                : "The memory idempotency store is full (limits " + MemoryStoreLimits.MAX_ENTRIES + "="
-                        + limits.maxEntries() + ", " + MemoryStoreLimits.MAX_BYTES + "=" + limits.maxBytes()
+                : "The memory idempotency store is full (limits " + MemoryStoreSettings.MAX_ENTRIES + "="
+                        + limits.maxEntries() + ", " + MemoryStoreSettings.MAX_BYTES + "=" + limits.maxBytes()
                         + "; it holds " + held.get() + " records, about " + bytes.get() + " bytes)";
         String fix = "Raise the limits" + (share ? " or the share" : "")
                 + ", shorten idempotency.ttl, or use a shared store (idempotency.store=jpa, infinispan or redis).";
@@ -352,7 +352,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
         return records.size();
     }
 
-    /** The estimated heap bytes of the records held, as counted against {@link MemoryStoreLimits#maxBytes()}. */
+    /** The estimated heap bytes of the records held, as counted against {@link MemoryStoreSettings#maxBytes()}. */
     public long bytes() {
         return bytes.get();
     }

@@ -340,7 +340,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     /** Deletes the record if {@code mayDelete} holds for it, and only if it is still that record. */
     private boolean fencedDelete(
-            String operation, String key, Predicate<IdempotencyRecord> mayDelete, boolean persistent) {
+            String action, String key, Predicate<IdempotencyRecord> mayDelete, boolean persistent) {
         byte[] rk = redisKey(key);
         Function<Boolean, Boolean> delete = retry -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -353,9 +353,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                     return true;
                 }
             }
-            throw contended(operation, key);
+            throw contended(action, key);
         };
-        return guarded(operation, key, () -> persistent ? persistently(operation, key, delete) : delete.apply(false));
+        return guarded(action, key, () -> persistent ? persistently(action, key, delete) : delete.apply(false));
     }
 
     /**
@@ -364,7 +364,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
      * may have been applied. The operation already ran: an outcome that is not stored lets a retry run
      * it again once the lease ends, so waiting out a failover is worth more than answering fast.
      */
-    private <T> T persistently(String operation, String key, Function<Boolean, T> attempt) {
+    private <T> T persistently(String action, String key, Function<Boolean, T> attempt) {
         long deadline = System.nanoTime() + settlePatienceNanos;
         long pauseMillis = 50;
         for (boolean retry = false; ; retry = true) {
@@ -377,7 +377,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 LOG.log(
                         System.Logger.Level.DEBUG,
                         "Redis {0} of key {1} failed ({2}); retrying",
-                        operation,
+                        action,
                         keyHash(key),
                         e.toString());
                 try {
@@ -659,24 +659,24 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     }
 
     /** {@link #guarded}, with {@link #onAnotherConnection}: for the primitives that are safe to repeat. */
-    private <T> T retried(String operation, String key, Supplier<T> action) {
-        return guarded(operation, key, () -> onAnotherConnection(action));
+    private <T> T retried(String action, String key, Supplier<T> work) {
+        return guarded(action, key, () -> onAnotherConnection(work));
     }
 
-    private <T> T guarded(String operation, String key, Supplier<T> action) {
+    private <T> T guarded(String action, String key, Supplier<T> work) {
         try {
-            return action.get();
+            return work.get();
         } catch (JedisException e) {
             LOG.log(
                     System.Logger.Level.WARNING,
                     "Redis {0} of key {1} failed: {2}",
-                    operation,
+                    action,
                     keyHash(key),
                     e.toString());
             throw new IdempotencyStoreUnavailableException(
                     null,
                     keyHash(key),
-                    "Redis at " + where + " failed during " + operation + ": " + e.getMessage()
+                    "Redis at " + where + " failed during " + action + ": " + e.getMessage()
                             + ". Check that Redis is up and reachable (key '"
                             + RedisStoreSettings.URI + "' or its cluster/sentinel keys).",
                     e);
@@ -702,11 +702,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         }
     }
 
-    private IdempotencyStoreUnavailableException contended(String operation, String key) {
+    private IdempotencyStoreUnavailableException contended(String action, String key) {
         return new IdempotencyStoreUnavailableException(
                 null,
                 keyHash(key),
-                "The Redis record changed under " + operation + " " + MAX_ATTEMPTS + " times in a row; retry the call.",
+                "The Redis record changed under " + action + " " + MAX_ATTEMPTS + " times in a row; retry the call.",
                 null);
     }
 

@@ -17,8 +17,43 @@ import java.util.Optional;
  * <p>Exactly one topology applies: {@link #CLUSTER_NODES} when set (Redis Cluster), else {@link
  * #SENTINEL_MASTER} (Sentinel, with {@link #SENTINEL_NODES}), else {@link #URI} (one server). Setting
  * both cluster and sentinel keys is refused.
+ *
+ * @param topology the topology the keys select
+ * @param uri the standalone server's URI (also the source of the database number and TLS)
+ * @param database the database number of a standalone or Sentinel URI path ({@code /2}), default 0
+ * @param clusterNodes Redis Cluster seed nodes; empty unless {@link Topology#CLUSTER}
+ * @param sentinelMaster the Sentinel master name, or {@code null}
+ * @param sentinelNodes the Sentinels
+ * @param user the ACL user
+ * @param password the password
+ * @param tls whether connections use TLS
+ * @param connectTimeout connect timeout
+ * @param timeout command (socket) timeout
+ * @param poolSize pool size
+ * @param keyPrefix key prefix
+ * @param claimGrace how long a claim outlives its lease
+ * @param waitReplicas replicas that must acknowledge claims and completions
+ * @param waitTimeout how long to wait for them
+ * @param settlePatience how long a complete or release retries a transient failure
  */
-public final class RedisStoreSettings {
+public record RedisStoreSettings(
+        Topology topology,
+        URI uri,
+        int database,
+        List<HostPort> clusterNodes,
+        String sentinelMaster,
+        List<HostPort> sentinelNodes,
+        Optional<String> user,
+        Optional<String> password,
+        boolean tls,
+        Duration connectTimeout,
+        Duration timeout,
+        int poolSize,
+        String keyPrefix,
+        Duration claimGrace,
+        int waitReplicas,
+        Duration waitTimeout,
+        Duration settlePatience) {
 
     /** Config key: the server, {@code redis://host:port[/database]} or {@code rediss://} for TLS. */
     public static final String URI = "idempotency.redis.uri";
@@ -86,24 +121,6 @@ public final class RedisStoreSettings {
         CLUSTER
     }
 
-    private final Topology topology;
-    private final URI uri;
-    private final int database;
-    private final List<HostPort> clusterNodes;
-    private final String sentinelMaster;
-    private final List<HostPort> sentinelNodes;
-    private final Optional<String> user;
-    private final Optional<String> password;
-    private final boolean tls;
-    private final Duration connectTimeout;
-    private final Duration timeout;
-    private final int poolSize;
-    private final String keyPrefix;
-    private final Duration claimGrace;
-    private final int waitReplicas;
-    private final Duration waitTimeout;
-    private final Duration settlePatience;
-
     /** A {@code host:port} pair of a seed node or a Sentinel. */
     public record HostPort(String host, int port) {}
 
@@ -112,7 +129,7 @@ public final class RedisStoreSettings {
      *
      * @throws IdempotencyConfigurationException a value is invalid; the message names the key
      */
-    public RedisStoreSettings(ConfigLookup settings) {
+    public static RedisStoreSettings from(ConfigLookup settings) {
         Optional<String> cluster = settings.text(CLUSTER_NODES);
         Optional<String> master = settings.text(SENTINEL_MASTER);
         if (cluster.isPresent() && master.isPresent()) {
@@ -120,122 +137,50 @@ public final class RedisStoreSettings {
                     + "' are both set; a store talks to Redis Cluster or to a Sentinel-managed primary, not both."
                     + " Remove one of them.");
         }
-        this.clusterNodes = cluster.map(v -> hostPorts(CLUSTER_NODES, v)).orElse(List.of());
-        this.sentinelMaster = master.orElse(null);
-        this.sentinelNodes = settings.text(SENTINEL_NODES)
+        List<HostPort> clusterNodes =
+                cluster.map(v -> hostPorts(CLUSTER_NODES, v)).orElse(List.of());
+        String sentinelMaster = master.orElse(null);
+        List<HostPort> sentinelNodes = settings.text(SENTINEL_NODES)
                 .map(v -> hostPorts(SENTINEL_NODES, v))
                 .orElse(List.of());
         if (sentinelMaster != null && sentinelNodes.isEmpty()) {
             throw new IdempotencyConfigurationException("Config key '" + SENTINEL_MASTER + "' is '" + sentinelMaster
                     + "', but '" + SENTINEL_NODES + "' is not set; list the Sentinels as host:port,host:port.");
         }
-        this.topology = !clusterNodes.isEmpty()
+        Topology topology = !clusterNodes.isEmpty()
                 ? Topology.CLUSTER
                 : sentinelMaster != null ? Topology.SENTINEL : Topology.STANDALONE;
-        this.uri = uri(settings.text(URI).orElse(DEFAULT_URI));
-        this.database = database(uri);
-        this.user = settings.text(USER);
-        this.password = settings.get(PASSWORD).filter(v -> !v.isEmpty());
-        this.tls = settings.bool(TLS, false) || "rediss".equals(uri.getScheme());
-        this.connectTimeout = settings.duration(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT);
-        this.timeout = settings.duration(TIMEOUT, DEFAULT_TIMEOUT);
-        this.poolSize = settings.positiveInt(POOL_SIZE, DEFAULT_POOL_SIZE);
-        this.keyPrefix = settings.get(KEY_PREFIX).orElse(DEFAULT_KEY_PREFIX);
-        this.claimGrace = settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE);
-        this.waitReplicas = settings.intBetween(WAIT_REPLICAS, 0, 0, Integer.MAX_VALUE);
-        this.waitTimeout = settings.duration(WAIT_TIMEOUT, DEFAULT_WAIT_TIMEOUT);
-        this.settlePatience = settings.duration(SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE);
+        URI uri = uri(settings.text(URI).orElse(DEFAULT_URI));
+        return new RedisStoreSettings(
+                topology,
+                uri,
+                database(uri),
+                clusterNodes,
+                sentinelMaster,
+                sentinelNodes,
+                settings.text(USER),
+                settings.get(PASSWORD).filter(v -> !v.isEmpty()),
+                settings.bool(TLS, false) || "rediss".equals(uri.getScheme()),
+                settings.duration(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT),
+                settings.duration(TIMEOUT, DEFAULT_TIMEOUT),
+                settings.positiveInt(POOL_SIZE, DEFAULT_POOL_SIZE),
+                settings.get(KEY_PREFIX).orElse(DEFAULT_KEY_PREFIX),
+                settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE),
+                settings.intBetween(WAIT_REPLICAS, 0, 0, Integer.MAX_VALUE),
+                settings.duration(WAIT_TIMEOUT, DEFAULT_WAIT_TIMEOUT),
+                settings.duration(SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE));
     }
 
-    /** The topology the keys select. */
-    public Topology topology() {
-        return topology;
-    }
-
-    /** The standalone server's URI (also the source of the database number and TLS). */
-    public URI uri() {
-        return uri;
-    }
-
-    /** Redis Cluster seed nodes; empty unless {@link Topology#CLUSTER}. */
-    public List<HostPort> clusterNodes() {
-        return clusterNodes;
-    }
-
-    /** The Sentinel master name, or {@code null}. */
-    public String sentinelMaster() {
-        return sentinelMaster;
-    }
-
-    /** The Sentinels. */
-    public List<HostPort> sentinelNodes() {
-        return sentinelNodes;
-    }
-
-    /** The ACL user. */
-    public Optional<String> user() {
-        return user;
-    }
-
-    /** The password. */
-    public Optional<String> password() {
-        return password;
-    }
-
-    /** Whether connections use TLS. */
-    public boolean tls() {
-        return tls;
-    }
-
-    /** Connect timeout. */
-    public Duration connectTimeout() {
-        return connectTimeout;
-    }
-
-    /** Command (socket) timeout. */
-    public Duration timeout() {
-        return timeout;
-    }
-
-    /** Pool size. */
-    public int poolSize() {
-        return poolSize;
-    }
-
-    /** Key prefix. */
-    public String keyPrefix() {
-        return keyPrefix;
-    }
-
-    /** How long a claim outlives its lease. */
-    public Duration claimGrace() {
-        return claimGrace;
-    }
-
-    /** Replicas that must acknowledge claims and completions. */
-    public int waitReplicas() {
-        return waitReplicas;
-    }
-
-    /** How long to wait for them. */
-    public Duration waitTimeout() {
-        return waitTimeout;
-    }
-
-    /** How long a complete or release retries a transient failure. */
-    public Duration settlePatience() {
-        return settlePatience;
-    }
-
-    /** The database number of a standalone or Sentinel URI path ({@code /2}), default 0. */
-    public int database() {
-        return database;
+    /** {@link #describe()}: never the password. */
+    @Override
+    public String toString() {
+        return "RedisStoreSettings[" + describe() + "]";
     }
 
     /** A description for logs and errors, never with the password. */
     public String describe() {
         return switch (topology) {
-            case STANDALONE -> uri.getScheme() + "://" + uri.getHost() + ":" + port(uri) + "/" + database();
+            case STANDALONE -> uri.getScheme() + "://" + uri.getHost() + ":" + port(uri) + "/" + database;
             case SENTINEL -> "Sentinel master '" + sentinelMaster + "' via " + sentinelNodes;
             case CLUSTER -> "Redis Cluster seeded by " + clusterNodes;
         };

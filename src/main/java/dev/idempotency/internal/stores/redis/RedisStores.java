@@ -33,7 +33,7 @@ public final class RedisStores {
      *     message names the key that points at it
      */
     public static RedisIdempotencyStore start(ConfigLookup settings) {
-        RedisStoreSettings s = new RedisStoreSettings(settings);
+        RedisStoreSettings s = RedisStoreSettings.from(settings);
         UnifiedJedis client;
         try {
             client = client(s);

@@ -302,8 +302,8 @@ class JpaSettlementNoticeTest {
      */
     @Test
     void onByDefaultAndFalseSendsNone() throws Exception {
-        JpaIdempotencyStore byDefault = JpaIdempotencyStore.resourceLocal(
-                poolA, new JpaStoreSettings(dev.idempotency.spi.ConfigLookup.none()), Clock.systemUTC());
+        JpaIdempotencyStore byDefault = JpaStores.resourceLocal(
+                poolA, JpaStoreSettings.from(dev.idempotency.spi.ConfigLookup.none()), Clock.systemUTC());
         try {
             assertThat(byDefault.notifier()).as("the default store's notifier").isNotNull();
             assertThat(byDefault.notifySettlements(k -> {}))
@@ -313,9 +313,9 @@ class JpaSettlementNoticeTest {
             byDefault.close();
         }
         TestDatabases.Recording recording = new TestDatabases.Recording(poolA);
-        JpaIdempotencyStore silent = JpaIdempotencyStore.resourceLocal(
+        JpaIdempotencyStore silent = JpaStores.resourceLocal(
                 recording.dataSource,
-                new JpaStoreSettings(
+                JpaStoreSettings.from(
                         dev.idempotency.spi.ConfigLookup.of(Map.of(JpaStoreSettings.NOTIFY_SETTLEMENTS, "false"))),
                 Clock.systemUTC());
         try {

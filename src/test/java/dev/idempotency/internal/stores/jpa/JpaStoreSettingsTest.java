@@ -16,16 +16,16 @@ class JpaStoreSettingsTest {
 
     @Test
     void createTableIsCheckedAtDeploymentNotOnlyWhenTheTableIsMissing() {
-        assertThat(new JpaStoreSettings(ConfigLookup.none()).createTable()).isTrue();
-        assertThat(new JpaStoreSettings(ConfigLookup.of(java.util.Map.of(JpaStoreSettings.CREATE_TABLE, " ")))
+        assertThat(JpaStoreSettings.from(ConfigLookup.none()).createTable()).isTrue();
+        assertThat(JpaStoreSettings.from(ConfigLookup.of(java.util.Map.of(JpaStoreSettings.CREATE_TABLE, " ")))
                         .createTable())
                 .as("blank is unset")
                 .isTrue();
-        assertThat(new JpaStoreSettings(ConfigLookup.of(java.util.Map.of(JpaStoreSettings.CREATE_TABLE, "FALSE")))
+        assertThat(JpaStoreSettings.from(ConfigLookup.of(java.util.Map.of(JpaStoreSettings.CREATE_TABLE, "FALSE")))
                         .createTable())
                 .isFalse();
         assertThatThrownBy(() ->
-                        new JpaStoreSettings(ConfigLookup.of(java.util.Map.of(JpaStoreSettings.CREATE_TABLE, "no"))))
+                        JpaStoreSettings.from(ConfigLookup.of(java.util.Map.of(JpaStoreSettings.CREATE_TABLE, "no"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining("'" + JpaStoreSettings.CREATE_TABLE + "' is 'no'")
                 .hasMessageContaining("true or false");

@@ -59,7 +59,7 @@ class JpaStoreStartupTest {
     }
 
     private static void start(javax.sql.DataSource ds, Map<String, String> config) {
-        JpaIdempotencyStore.resourceLocal(ds, new JpaStoreSettings(ConfigLookup.of(config)), new MutableClock())
+        JpaStores.resourceLocal(ds, JpaStoreSettings.from(ConfigLookup.of(config)), new MutableClock())
                 .close();
     }
 }

@@ -64,8 +64,7 @@ public final class TestDatabases {
 
     /** A store on {@code ds} in Java SE ({@code separate} mode), in an emptied table. */
     public static JpaIdempotencyStore store(DataSource ds, Clock clock, Map<String, String> config) {
-        JpaIdempotencyStore store =
-                JpaIdempotencyStore.resourceLocal(ds, new JpaStoreSettings(ConfigLookup.of(config)), clock);
+        JpaIdempotencyStore store = JpaStores.resourceLocal(ds, JpaStoreSettings.from(ConfigLookup.of(config)), clock);
         empty(ds);
         return store;
     }
@@ -89,7 +88,7 @@ public final class TestDatabases {
     /** A store whose joined writes go to the thread's {@link CallerTransactions}, in an emptied table. */
     static Joined joined(DataSource ds, Clock clock, Map<String, String> config) {
         CallerTransactions tx = new CallerTransactions(ds);
-        JpaIdempotencyStore store = JpaIdempotencyStore.start(tx, new JpaStoreSettings(ConfigLookup.of(config)), clock);
+        JpaIdempotencyStore store = JpaStores.start(tx, JpaStoreSettings.from(ConfigLookup.of(config)), clock);
         empty(ds);
         return new Joined(store, tx);
     }

@@ -43,7 +43,7 @@ class MemoryIdempotencyStoreTest extends IdempotencyStoreContract {
         assertThat(memory.purgeExpired(100)).isEqualTo(1);
         assertThat(memory.size()).isEqualTo(6);
         assertThat(memory.read(live)).isPresent();
-        clock.advance(MemoryStoreLimits.DEFAULT_CLAIM_GRACE);
+        clock.advance(MemoryStoreSettings.DEFAULT_CLAIM_GRACE);
         assertThat(memory.purgeExpired(100)).isEqualTo(5);
         assertThat(memory.size()).isEqualTo(1);
     }
@@ -61,14 +61,14 @@ class MemoryIdempotencyStoreTest extends IdempotencyStoreContract {
         // After the grace, an abandoned claim is purged.
         String abandoned = key();
         memory.claim(abandoned, "gone", "fp", SHORT);
-        clock.advance(MemoryStoreLimits.DEFAULT_CLAIM_GRACE.plus(PAST_SHORT));
+        clock.advance(MemoryStoreSettings.DEFAULT_CLAIM_GRACE.plus(PAST_SHORT));
         memory.purgeExpired(100);
         assertThat(memory.complete(abandoned, "gone", new byte[0], LONG)).isFalse();
     }
 
     @Test
     void anOperatorDeleteGivesItsRoomBack() {
-        MemoryIdempotencyStore small = new MemoryIdempotencyStore(clock, new MemoryStoreLimits(2, 1_000_000));
+        MemoryIdempotencyStore small = new MemoryIdempotencyStore(clock, new MemoryStoreSettings(2, 1_000_000));
         for (int round = 0; round < 5; round++) {
             String a = key();
             String b = key();

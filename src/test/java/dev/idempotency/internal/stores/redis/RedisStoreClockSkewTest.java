@@ -26,7 +26,7 @@ class RedisStoreClockSkewTest {
     void aNodeWhoseClockRunsAheadTakesNothingOverEarly() {
         RedisServers.requireMachineRedis();
         RedisStoreSettings settings =
-                new RedisStoreSettings(ConfigLookup.of(Map.of(RedisStoreSettings.KEY_PREFIX, PREFIX)));
+                RedisStoreSettings.from(ConfigLookup.of(Map.of(RedisStoreSettings.KEY_PREFIX, PREFIX)));
         try (RedisIdempotencyStore honest =
                         new RedisIdempotencyStore(RedisStores.client(settings), settings, Clock.systemUTC(), true);
                 RedisIdempotencyStore ahead = new RedisIdempotencyStore(

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class RedisStoreSettingsTest {
 
     private static RedisStoreSettings of(Map<String, String> values) {
-        return new RedisStoreSettings(ConfigLookup.of(values));
+        return RedisStoreSettings.from(ConfigLookup.of(values));
     }
 
     @Test
@@ -55,6 +55,9 @@ class RedisStoreSettingsTest {
         assertThat(s.describe()).isEqualTo("rediss://cache.internal:6380/3").doesNotContain("s3cret");
         assertThat(s.user()).contains("orders");
         assertThat(s.password()).contains("s3cret");
+        assertThat(s.toString())
+                .as("a record prints its fields; this one never the password")
+                .doesNotContain("s3cret");
         assertThat(s.connectTimeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(s.timeout()).isEqualTo(Duration.ofSeconds(3));
         assertThat(s.poolSize()).isEqualTo(40);

@@ -58,7 +58,7 @@ class RedisStoreWaitReplicasTest {
                 return j.info("replication").contains("state=online");
             }
         });
-        RedisStoreSettings settings = new RedisStoreSettings(ConfigLookup.of(Map.of(
+        RedisStoreSettings settings = RedisStoreSettings.from(ConfigLookup.of(Map.of(
                 RedisStoreSettings.URI, "redis://127.0.0.1:" + PRIMARY,
                 RedisStoreSettings.WAIT_REPLICAS, "1",
                 RedisStoreSettings.WAIT_TIMEOUT, "PT0.5S")));

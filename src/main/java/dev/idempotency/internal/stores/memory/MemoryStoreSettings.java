@@ -16,7 +16,8 @@ import dev.idempotency.spi.ConfigLookup;
  *     ({@value #OPERATION_SHARE}), so that a flood of new keys on one operation leaves room for the
  *     others; 1 lets one operation fill the store
  */
-public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Duration claimGrace, double operationShare) {
+public record MemoryStoreSettings(
+        long maxEntries, long maxBytes, java.time.Duration claimGrace, double operationShare) {
 
     /** Config key: records held at most. */
     public static final String MAX_ENTRIES = "idempotency.memory.max-entries";
@@ -39,16 +40,16 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Durati
     public static final double DEFAULT_OPERATION_SHARE = 0.5;
 
     /** The defaults. */
-    public static final MemoryStoreLimits DEFAULT =
-            new MemoryStoreLimits(DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES, DEFAULT_CLAIM_GRACE, DEFAULT_OPERATION_SHARE);
+    public static final MemoryStoreSettings DEFAULT = new MemoryStoreSettings(
+            DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES, DEFAULT_CLAIM_GRACE, DEFAULT_OPERATION_SHARE);
 
     /** Limits with the default claim grace and operation share. */
-    public MemoryStoreLimits(long maxEntries, long maxBytes) {
+    public MemoryStoreSettings(long maxEntries, long maxBytes) {
         this(maxEntries, maxBytes, DEFAULT_CLAIM_GRACE, DEFAULT_OPERATION_SHARE);
     }
 
     /** Checks the limits. */
-    public MemoryStoreLimits {
+    public MemoryStoreSettings {
         if (maxEntries < 1) {
             throw new IdempotencyConfigurationException("Config key '" + MAX_ENTRIES + "' is " + maxEntries
                     + "; set it to a positive number of records such as " + DEFAULT_MAX_ENTRIES + ".");
@@ -83,8 +84,8 @@ public record MemoryStoreLimits(long maxEntries, long maxBytes, java.time.Durati
      *
      * @throws IdempotencyConfigurationException a value is invalid; the message names the key
      */
-    public static MemoryStoreLimits from(ConfigLookup settings) {
-        return new MemoryStoreLimits(
+    public static MemoryStoreSettings from(ConfigLookup settings) {
+        return new MemoryStoreSettings(
                 settings.longBetween(MAX_ENTRIES, DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE),
                 settings.longBetween(MAX_BYTES, DEFAULT_MAX_BYTES, 1, Long.MAX_VALUE),
                 settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE),

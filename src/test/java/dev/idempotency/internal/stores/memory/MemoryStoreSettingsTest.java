@@ -28,7 +28,7 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /** The memory store's bound: new claims are refused when full; nothing live is ever evicted. */
-class MemoryStoreLimitsTest {
+class MemoryStoreSettingsTest {
 
     private static final Duration LONG = Duration.ofMinutes(10);
     private static final Duration SHORT = Duration.ofSeconds(1);
@@ -43,7 +43,7 @@ class MemoryStoreLimitsTest {
 
     @Test
     void aFullStoreRefusesNewKeysButServesTheKeysItHolds() {
-        MemoryIdempotencyStore store = new MemoryIdempotencyStore(clock, new MemoryStoreLimits(3, Long.MAX_VALUE));
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore(clock, new MemoryStoreSettings(3, Long.MAX_VALUE));
         String a = key();
         String b = key();
         String c = key();
@@ -53,7 +53,7 @@ class MemoryStoreLimitsTest {
 
         assertThatThrownBy(() -> store.claim(key(), "o", "fp", LONG))
                 .isInstanceOf(IdempotencyStoreUnavailableException.class)
-                .hasMessageContaining(MemoryStoreLimits.MAX_ENTRIES + "=3")
+                .hasMessageContaining(MemoryStoreSettings.MAX_ENTRIES + "=3")
                 .hasMessageContaining("did not run");
 
         // A repeat of a held key still gets its record, and the owner still completes it.
@@ -71,7 +71,7 @@ class MemoryStoreLimitsTest {
 
     @Test
     void recordsThatAreNoLongerLiveAreDroppedToMakeRoom() {
-        MemoryIdempotencyStore store = new MemoryIdempotencyStore(clock, new MemoryStoreLimits(2, Long.MAX_VALUE));
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore(clock, new MemoryStoreSettings(2, Long.MAX_VALUE));
         String done = key();
         String running = key();
         store.claim(done, "o", "fp", LONG);
@@ -91,7 +91,8 @@ class MemoryStoreLimitsTest {
 
     @Test
     void bytesAreBoundedAndCompletionsAreNeverRefused() {
-        MemoryIdempotencyStore store = new MemoryIdempotencyStore(clock, new MemoryStoreLimits(100, 2 * RECORD + 200));
+        MemoryIdempotencyStore store =
+                new MemoryIdempotencyStore(clock, new MemoryStoreSettings(100, 2 * RECORD + 200));
         String a = key();
         String b = key();
         store.claim(a, "o", "fp", LONG);
@@ -102,7 +103,7 @@ class MemoryStoreLimitsTest {
         assertThatThrownBy(() -> store.claim(key(), "o", "fp", LONG))
                 .as("a third record would pass the byte limit")
                 .isInstanceOf(IdempotencyStoreUnavailableException.class)
-                .hasMessageContaining(MemoryStoreLimits.MAX_BYTES);
+                .hasMessageContaining(MemoryStoreSettings.MAX_BYTES);
         assertThat(store.complete(b, "o", new byte[500], LONG))
                 .as("an outcome is stored even past the limit: the operation already ran")
                 .isTrue();
@@ -116,7 +117,8 @@ class MemoryStoreLimitsTest {
     @Test
     void concurrentClaimsNeverOvershootTheLimit() throws Exception {
         int limit = 100;
-        MemoryIdempotencyStore store = new MemoryIdempotencyStore(clock, new MemoryStoreLimits(limit, Long.MAX_VALUE));
+        MemoryIdempotencyStore store =
+                new MemoryIdempotencyStore(clock, new MemoryStoreSettings(limit, Long.MAX_VALUE));
         ExecutorService pool = Executors.newFixedThreadPool(16);
         try {
             List<Object> outcomes = new ArrayList<>();
@@ -139,7 +141,7 @@ class MemoryStoreLimitsTest {
 
     @Test
     void refusalsAreLoggedAsOneWarningPerInterval() {
-        MemoryIdempotencyStore store = new MemoryIdempotencyStore(clock, new MemoryStoreLimits(1, Long.MAX_VALUE));
+        MemoryIdempotencyStore store = new MemoryIdempotencyStore(clock, new MemoryStoreSettings(1, Long.MAX_VALUE));
         Logger log = Logger.getLogger(MemoryIdempotencyStore.class.getName());
         List<LogRecord> records = new ArrayList<>();
         Handler capture = new Handler() {
@@ -171,28 +173,30 @@ class MemoryStoreLimitsTest {
 
     @Test
     void theLimitsAreReadFromConfigAndBadValuesNameTheKey() {
-        assertThat(MemoryStoreLimits.from(ConfigLookup.none())).isEqualTo(MemoryStoreLimits.DEFAULT);
-        assertThat(MemoryStoreLimits.from(ConfigLookup.of(
-                        Map.of(MemoryStoreLimits.MAX_ENTRIES, "5000", MemoryStoreLimits.MAX_BYTES, "1048576"))))
-                .isEqualTo(new MemoryStoreLimits(5000, 1048576));
-        assertThatThrownBy(() -> MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.MAX_ENTRIES, "lots"))))
+        assertThat(MemoryStoreSettings.from(ConfigLookup.none())).isEqualTo(MemoryStoreSettings.DEFAULT);
+        assertThat(MemoryStoreSettings.from(ConfigLookup.of(
+                        Map.of(MemoryStoreSettings.MAX_ENTRIES, "5000", MemoryStoreSettings.MAX_BYTES, "1048576"))))
+                .isEqualTo(new MemoryStoreSettings(5000, 1048576));
+        assertThatThrownBy(() ->
+                        MemoryStoreSettings.from(ConfigLookup.of(Map.of(MemoryStoreSettings.MAX_ENTRIES, "lots"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
-                .hasMessageContaining(MemoryStoreLimits.MAX_ENTRIES);
-        assertThatThrownBy(() -> MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.MAX_BYTES, "0"))))
+                .hasMessageContaining(MemoryStoreSettings.MAX_ENTRIES);
+        assertThatThrownBy(() -> MemoryStoreSettings.from(ConfigLookup.of(Map.of(MemoryStoreSettings.MAX_BYTES, "0"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
-                .hasMessageContaining(MemoryStoreLimits.MAX_BYTES);
-        assertThat(MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.CLAIM_GRACE, "PT10M")))
+                .hasMessageContaining(MemoryStoreSettings.MAX_BYTES);
+        assertThat(MemoryStoreSettings.from(ConfigLookup.of(Map.of(MemoryStoreSettings.CLAIM_GRACE, "PT10M")))
                         .claimGrace())
                 .isEqualTo(java.time.Duration.ofMinutes(10));
-        assertThatThrownBy(() -> MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.CLAIM_GRACE, "soon"))))
+        assertThatThrownBy(() ->
+                        MemoryStoreSettings.from(ConfigLookup.of(Map.of(MemoryStoreSettings.CLAIM_GRACE, "soon"))))
                 .isInstanceOf(IdempotencyConfigurationException.class)
-                .hasMessageContaining(MemoryStoreLimits.CLAIM_GRACE);
+                .hasMessageContaining(MemoryStoreSettings.CLAIM_GRACE);
     }
 
     @Test
     void aFloodOfNewKeysOnOneOperationLeavesRoomForTheOthers() {
         MemoryIdempotencyStore store = new MemoryIdempotencyStore(
-                clock, new MemoryStoreLimits(10, Long.MAX_VALUE, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 0.5));
+                clock, new MemoryStoreSettings(10, Long.MAX_VALUE, MemoryStoreSettings.DEFAULT_CLAIM_GRACE, 0.5));
         IdempotencyStore flooded = BoundStore.of(store, "POST /orders", Participation.SEPARATE);
         IdempotencyStore other = BoundStore.of(store, "refunds.create", Participation.SEPARATE);
         List<String> held = new ArrayList<>();
@@ -204,7 +208,7 @@ class MemoryStoreLimitsTest {
         assertThatThrownBy(() -> flooded.claim(key(), "o", "fp", LONG))
                 .isInstanceOf(IdempotencyStoreUnavailableException.class)
                 .hasMessageContaining("'POST /orders' holds its share")
-                .hasMessageContaining(MemoryStoreLimits.OPERATION_SHARE + "=0.5")
+                .hasMessageContaining(MemoryStoreSettings.OPERATION_SHARE + "=0.5")
                 .hasMessageContaining("did not run");
         for (int i = 0; i < 5; i++) {
             assertThat(other.claim(key(), "o", "fp", LONG).claimed())
@@ -220,7 +224,7 @@ class MemoryStoreLimitsTest {
     @Test
     void anOperationsExpiredRecordsAreDroppedToMakeRoomInItsShare() {
         MemoryIdempotencyStore store = new MemoryIdempotencyStore(
-                clock, new MemoryStoreLimits(4, Long.MAX_VALUE, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 0.5));
+                clock, new MemoryStoreSettings(4, Long.MAX_VALUE, MemoryStoreSettings.DEFAULT_CLAIM_GRACE, 0.5));
         IdempotencyStore op = BoundStore.of(store, "charge", Participation.SEPARATE);
         String a = key();
         String b = key();
@@ -240,7 +244,7 @@ class MemoryStoreLimitsTest {
     @Test
     void anOperationsShareCountsTheBytesOfItsStoredOutcomes() {
         MemoryIdempotencyStore store = new MemoryIdempotencyStore(
-                clock, new MemoryStoreLimits(100, 4 * RECORD + 1000, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 0.5));
+                clock, new MemoryStoreSettings(100, 4 * RECORD + 1000, MemoryStoreSettings.DEFAULT_CLAIM_GRACE, 0.5));
         IdempotencyStore op = BoundStore.of(store, "charge", Participation.SEPARATE);
         String a = key();
         assertThat(op.claim(a, "o", "fp", LONG).claimed()).isTrue();
@@ -259,30 +263,30 @@ class MemoryStoreLimitsTest {
 
     @Test
     void theOperationShareIsAFractionAboveZeroAndAtMostOne() {
-        assertThat(MemoryStoreLimits.from(ConfigLookup.none()).operationShare())
-                .isEqualTo(MemoryStoreLimits.DEFAULT_OPERATION_SHARE);
-        assertThat(MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.OPERATION_SHARE, "1")))
+        assertThat(MemoryStoreSettings.from(ConfigLookup.none()).operationShare())
+                .isEqualTo(MemoryStoreSettings.DEFAULT_OPERATION_SHARE);
+        assertThat(MemoryStoreSettings.from(ConfigLookup.of(Map.of(MemoryStoreSettings.OPERATION_SHARE, "1")))
                         .operationShare())
                 .isEqualTo(1.0);
         for (String bad : List.of("0", "-0.5", "1.5", "half", "NaN")) {
             assertThatThrownBy(() ->
-                            MemoryStoreLimits.from(ConfigLookup.of(Map.of(MemoryStoreLimits.OPERATION_SHARE, bad))))
+                            MemoryStoreSettings.from(ConfigLookup.of(Map.of(MemoryStoreSettings.OPERATION_SHARE, bad))))
                     .as(bad)
                     .isInstanceOf(IdempotencyConfigurationException.class)
-                    .hasMessageContaining(MemoryStoreLimits.OPERATION_SHARE);
+                    .hasMessageContaining(MemoryStoreSettings.OPERATION_SHARE);
         }
     }
 
     @Test
     void withAShareOfOneAnOperationMayFillTheStore() {
         MemoryIdempotencyStore store = new MemoryIdempotencyStore(
-                clock, new MemoryStoreLimits(3, Long.MAX_VALUE, MemoryStoreLimits.DEFAULT_CLAIM_GRACE, 1));
+                clock, new MemoryStoreSettings(3, Long.MAX_VALUE, MemoryStoreSettings.DEFAULT_CLAIM_GRACE, 1));
         IdempotencyStore op = BoundStore.of(store, "charge", Participation.SEPARATE);
         for (int i = 0; i < 3; i++) {
             assertThat(op.claim(key(), "o", "fp", LONG).claimed()).isTrue();
         }
         assertThatThrownBy(() -> op.claim(key(), "o", "fp", LONG))
                 .isInstanceOf(IdempotencyStoreUnavailableException.class)
-                .hasMessageContaining(MemoryStoreLimits.MAX_ENTRIES + "=3");
+                .hasMessageContaining(MemoryStoreSettings.MAX_ENTRIES + "=3");
     }
 }

@@ -1,0 +1,110 @@
+package dev.idempotency.internal.stores.jpa;
+
+import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.internal.stores.JoinedMode;
+import dev.idempotency.spi.ConfigLookup;
+import java.lang.System.Logger.Level;
+import java.sql.SQLException;
+import java.time.Clock;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+
+/**
+ * Starts the JPA store: in a container on the configured JTA data source, or in Java SE on a data
+ * source of the application's. Either way the database is checked, the table created if allowed, and
+ * a claim proven to work, so that a store that could only fail is refused at startup.
+ */
+public final class JpaStores {
+
+    private static final System.Logger LOG = System.getLogger(JpaStores.class.getName());
+
+    private JpaStores() {}
+
+    /**
+     * The store in a Jakarta EE container: on the JTA data source named by {@link
+     * JpaStoreSettings#DATASOURCE}, joining callers' transactions through the JTA registry.
+     *
+     * @param settings the application's configuration
+     * @param runner starts the store's own transactions
+     * @throws DataSourceNotFound the data source is not bound (yet)
+     * @throws IdempotencyConfigurationException the store cannot work with this configuration
+     */
+    static JpaIdempotencyStore inContainer(ConfigLookup settings, JtaTransactionRunner runner) {
+        JpaStoreSettings jpa = JpaStoreSettings.from(settings);
+        String name = jpa.datasource();
+        DataSource dataSource;
+        try {
+            dataSource = (DataSource) new InitialContext().lookup(name);
+        } catch (NamingException | ClassCastException e) {
+            throw new DataSourceNotFound(
+                    "The JPA idempotency store cannot find the data source '" + name + "' (config key '"
+                            + JpaStoreSettings.DATASOURCE + "'): " + e
+                            + ". Name a JTA data source the application can look up, e.g. java:app/jdbc/orders.",
+                    e);
+        }
+        JpaIdempotencyStore s = start(
+                new JtaConnections(dataSource, runner, JoinedMode.registryName(settings)), jpa, Clock.systemUTC());
+        LOG.log(
+                Level.INFO,
+                "JPA idempotency store on {0} ({1}), {2}",
+                name,
+                s.dialectName(),
+                s.notices() != null
+                        ? "settlement notices on channel " + JpaIdempotencyStore.CHANNEL
+                        : "no settlement notices (waiters poll)");
+        return s;
+    }
+
+    /**
+     * A store for Java SE on a (pooled) data source, {@code separate} mode only: checks the database
+     * and creates the table as in a container (see {@link Schema#prepare}).
+     *
+     * @param dataSource where the table lives
+     * @param settings the {@code idempotency.jpa.*} keys
+     * @param clock the store's clock
+     * @throws IdempotencyConfigurationException the store cannot work with this data source and
+     *     configuration; the message names the key to change
+     */
+    public static JpaIdempotencyStore resourceLocal(DataSource dataSource, JpaStoreSettings settings, Clock clock) {
+        return start(new DataSourceConnections(dataSource), settings, clock);
+    }
+
+    /**
+     * Checks the database, creates the table if allowed, and proves that a claim works, so that a
+     * store that could only fail is refused at startup.
+     */
+    static JpaIdempotencyStore start(Connections connections, JpaStoreSettings settings, Clock clock) {
+        Dialect dialect = Schema.prepare(connections, settings);
+        boolean notifies = notifies(dialect, settings);
+        SettlementNotices notices = notifies && listenable(connections) ? new SettlementNotices(connections) : null;
+        SettlementNotifier notifier = notifies ? new SettlementNotifier(connections) : null;
+        JpaIdempotencyStore store = new JpaIdempotencyStore(connections, dialect, settings, clock, notifier, notices);
+        store.probe();
+        return store;
+    }
+
+    /** Whether complete and release send notices: on PostgreSQL, when switched on. */
+    private static boolean notifies(Dialect dialect, JpaStoreSettings settings) {
+        return dialect.notifiesSettlements() && settings.notifySettlements();
+    }
+
+    /** Whether this node can listen for notices: see {@link SettlementNotices#reachable}. */
+    private static boolean listenable(Connections connections) {
+        try {
+            return connections.separate(SettlementNotices::reachable);
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "settlement notices unavailable, waiters poll: {0}", e.toString());
+            return false;
+        }
+    }
+
+    /** The configured data source cannot be looked up. */
+    static final class DataSourceNotFound extends IdempotencyConfigurationException {
+        private static final long serialVersionUID = 1L;
+
+        DataSourceNotFound(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}
