@@ -187,10 +187,7 @@ public final class IdempotencyEngine {
         Participation before = operations.putIfAbsent(policy.name(), policy.transaction());
         if (before != null) {
             if (before != policy.transaction()) {
-                throw new IdempotencyConfigurationException("Operation '" + policy.name() + "' is planned with"
-                        + " transaction = " + before + " and, by another method, with transaction = "
-                        + policy.transaction() + ": the methods of one operation share its records, so they must"
-                        + " agree. Give them the same transaction setting, or different operation names.");
+                throw disagreeing(policy.name(), before, policy.transaction());
             }
             return;
         }
@@ -227,6 +224,10 @@ public final class IdempotencyEngine {
             }
         });
         unplanned.forEach((name, transaction) -> {
+            Participation planned = operations.get(name);
+            if (planned != null && planned != transaction) {
+                throw disagreeing(name, planned, transaction);
+            }
             if (transaction == Participation.JOINED) {
                 joined.add(name);
             }
@@ -243,6 +244,13 @@ public final class IdempotencyEngine {
                     + " in a cluster), or set their transaction to separate.");
         }
         LOG.log(Level.INFO, "idempotency: operations in the joined transaction mode: {0}", joined);
+    }
+
+    private static IdempotencyConfigurationException disagreeing(String name, Participation one, Participation other) {
+        return new IdempotencyConfigurationException("Operation '" + name + "' is planned with transaction = " + one
+                + " and, by another method, with transaction = " + other + ": the methods of one operation share"
+                + " its records, so they must agree. Give them the same transaction setting, or different"
+                + " operation names.");
     }
 
     /** The operations planned so far ({@link #planned}), with their transaction participation. */
