@@ -495,20 +495,13 @@ public abstract class IdempotencyStoreContract {
 
     @Test
     void aJoinedCompletionCountsOnceTheCallersTransactionCommits() throws Exception {
-        CallerTransaction tx = joiningTransaction();
-        if (tx == null) {
-            return; // a store that cannot join: the case above checks that it refuses
-        }
         String k = key();
-        tx.begin();
-        try {
+        if (!inCallersTransaction(true, () -> {
             assertThat(store.claim(JOINED, k, "o", "fp", LONG).claimed()).isTrue();
             assertThat(store.complete(JOINED, k, "o", bytes("joined"), LONG)).isTrue();
-        } catch (Exception | AssertionError e) {
-            tx.rollback();
-            throw e;
+        })) {
+            return; // a store that cannot join: the case above checks that it refuses
         }
-        tx.commit();
         IdempotencyRecord r = store.read(k).orElseThrow(() -> new AssertionError("no record after the commit"));
         assertThat(r.status()).isEqualTo(RecordStatus.COMPLETED);
         assertThat(r.outcome()).isEqualTo(bytes("joined"));
@@ -519,17 +512,12 @@ public abstract class IdempotencyStoreContract {
 
     @Test
     void aJoinedCompletionRolledBackLeavesTheKeyFree() throws Exception {
-        CallerTransaction tx = joiningTransaction();
-        if (tx == null) {
-            return;
-        }
         String k = key();
-        tx.begin();
-        try {
+        if (!inCallersTransaction(false, () -> {
             assertThat(store.claim(JOINED, k, "o", "fp", LONG).claimed()).isTrue();
             assertThat(store.complete(JOINED, k, "o", bytes("undone"), LONG)).isTrue();
-        } finally {
-            tx.rollback();
+        })) {
+            return;
         }
         assertThat(store.read(k).filter(r -> r.status() == RecordStatus.COMPLETED))
                 .as("no outcome of a rolled-back transaction")
@@ -541,46 +529,61 @@ public abstract class IdempotencyStoreContract {
 
     @Test
     void aJoinedReleaseFreesTheKeyWhenTheTransactionCommits() throws Exception {
-        CallerTransaction tx = joiningTransaction();
-        if (tx == null) {
-            return;
-        }
         String k = key();
-        tx.begin();
-        try {
+        if (!inCallersTransaction(true, () -> {
             assertThat(store.claim(JOINED, k, "o", "fp", LONG).claimed()).isTrue();
             assertThat(store.release(JOINED, k, "o")).isTrue();
-        } catch (Exception | AssertionError e) {
-            tx.rollback();
-            throw e;
+        })) {
+            return;
         }
-        tx.commit();
         assertThat(store.claim(k, "retry", "fp", LONG).claimed()).isTrue();
     }
 
     @Test
     void callsOfNoOperationStaySeparateInsideACallersTransaction() throws Exception {
-        CallerTransaction tx = joiningTransaction();
-        if (tx == null) {
-            return;
-        }
         String k = key();
-        tx.begin();
-        try {
+        if (!inCallersTransaction(false, () -> {
             assertThat(store.claim(GuardedOperation.NONE, k, "o", "fp", LONG).claimed())
                     .isTrue();
             assertThat(store.complete(GuardedOperation.NONE, k, "o", bytes("kept"), LONG))
                     .isTrue();
-        } finally {
-            tx.rollback();
+        })) {
+            return;
         }
         assertThat(store.read(k).map(IdempotencyRecord::status))
                 .as("a message attempt or token record is not undone by the caller's rollback")
                 .contains(RecordStatus.COMPLETED);
     }
 
-    /** The caller's transaction of a store that can join; null for one that cannot. */
-    private CallerTransaction joiningTransaction() {
-        return store.canJoinCallerTransaction() ? callerTransaction() : null;
+    /** Calls a store makes inside a caller's transaction. */
+    @FunctionalInterface
+    protected interface InTransaction {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code calls} in the caller's transaction of a store that can join, then commits it (or rolls
+     * it back when {@code commit} is false, or when the calls fail).
+     *
+     * @return false, having run nothing, for a store that cannot join
+     */
+    private boolean inCallersTransaction(boolean commit, InTransaction calls) throws Exception {
+        CallerTransaction tx = store.canJoinCallerTransaction() ? callerTransaction() : null;
+        if (tx == null) {
+            return false;
+        }
+        tx.begin();
+        try {
+            calls.run();
+        } catch (Exception | AssertionError e) {
+            tx.rollback();
+            throw e;
+        }
+        if (commit) {
+            tx.commit();
+        } else {
+            tx.rollback();
+        }
+        return true;
     }
 }

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.TestServices;
 import dev.idempotency.spi.ClaimResult;
+import dev.idempotency.spi.GuardedOperation;
 import dev.idempotency.spi.IdempotencyRecord;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.IdempotencyStoreContract;
 import dev.idempotency.spi.RecordStatus;
+import dev.idempotency.spi.StoreKeys;
+import dev.idempotency.spi.ThreadTransactions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -35,8 +38,12 @@ class InfinispanRaftStoreTest extends IdempotencyStoreContract {
 
     private static InfinispanRaftStore[] nodes;
 
+    /** The callers' transactions of the joined cases, where the members look the JTA registry up. */
+    private static final ThreadTransactions TRANSACTIONS = new ThreadTransactions();
+
     @BeforeAll
     static void startCluster() throws Exception {
+        ThreadTransactions.bind(StoreKeys.DEFAULT_TRANSACTION_REGISTRY, TRANSACTIONS);
         ClusterNodes cluster = new ClusterNodes("cluster-store-test", PORTS, Map.of());
         nodes = new InfinispanRaftStore[PORTS.size()];
         for (int i = 0; i < nodes.length; i++) {
@@ -47,6 +54,7 @@ class InfinispanRaftStoreTest extends IdempotencyStoreContract {
 
     @AfterAll
     static void stopCluster() {
+        ThreadTransactions.unbindAll();
         if (nodes != null) {
             for (InfinispanRaftStore n : nodes) {
                 if (n != null) {
@@ -87,6 +95,27 @@ class InfinispanRaftStoreTest extends IdempotencyStoreContract {
         }
 
         @Override
+        public ClaimResult claim(
+                GuardedOperation operation, String key, String owner, String fingerprint, Duration lease) {
+            return nodes[claimer()].claim(operation, key, owner, fingerprint, lease);
+        }
+
+        @Override
+        public boolean complete(GuardedOperation operation, String key, String owner, byte[] outcome, Duration ttl) {
+            return other().complete(operation, key, owner, outcome, ttl);
+        }
+
+        @Override
+        public boolean release(GuardedOperation operation, String key, String owner) {
+            return other().release(operation, key, owner);
+        }
+
+        @Override
+        public boolean canJoinCallerTransaction() {
+            return other().canJoinCallerTransaction();
+        }
+
+        @Override
         public boolean renew(String key, String owner, Duration lease) {
             return other().renew(key, owner, lease);
         }
@@ -105,6 +134,11 @@ class InfinispanRaftStoreTest extends IdempotencyStoreContract {
     @Override
     protected IdempotencyStore store() {
         return ACROSS;
+    }
+
+    @Override
+    protected CallerTransaction callerTransaction() {
+        return TRANSACTIONS;
     }
 
     @Override

@@ -6,15 +6,9 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.internal.stores.JoinedMode;
 import dev.idempotency.spi.ConfigLookup;
+import dev.idempotency.spi.ThreadTransactions;
 import jakarta.transaction.Status;
-import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.lang.reflect.Proxy;
-import java.util.Hashtable;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import javax.naming.Context;
-import javax.naming.NameNotFoundException;
-import javax.naming.spi.InitialContextFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,56 +20,16 @@ import org.junit.jupiter.api.Test;
 class JtaRegistryNameTest {
 
     private static final String ELSEWHERE = "java:global/custom/TransactionSynchronizationRegistry";
-    static final Map<String, Object> BOUND = new ConcurrentHashMap<>();
-
-    /** A JNDI that knows only {@link #BOUND}. */
-    public static final class Jndi implements InitialContextFactory {
-        @Override
-        public Context getInitialContext(Hashtable<?, ?> environment) {
-            return (Context) Proxy.newProxyInstance(
-                    Jndi.class.getClassLoader(), new Class<?>[] {Context.class}, (proxy, method, args) -> {
-                        if (method.getName().equals("lookup") && args[0] instanceof String name) {
-                            Object o = BOUND.get(name);
-                            if (o == null) {
-                                throw new NameNotFoundException(name);
-                            }
-                            return o;
-                        }
-                        if (method.getName().equals("close")) {
-                            return null;
-                        }
-                        throw new UnsupportedOperationException(method.getName());
-                    });
-        }
-    }
-
-    private String previous;
 
     @BeforeEach
     void bind() {
-        previous = System.getProperty(Context.INITIAL_CONTEXT_FACTORY);
-        System.setProperty(Context.INITIAL_CONTEXT_FACTORY, Jndi.class.getName());
-        BOUND.put(
-                ELSEWHERE,
-                Proxy.newProxyInstance(
-                        getClass().getClassLoader(),
-                        new Class<?>[] {TransactionSynchronizationRegistry.class},
-                        (proxy, method, args) -> {
-                            if (method.getName().equals("getTransactionStatus")) {
-                                return Status.STATUS_NO_TRANSACTION;
-                            }
-                            throw new UnsupportedOperationException(method.getName());
-                        }));
+        // A registry that answers, with no transaction active, at the configured name only.
+        ThreadTransactions.bind(ELSEWHERE, new ThreadTransactions());
     }
 
     @AfterEach
     void unbind() {
-        BOUND.clear();
-        if (previous == null) {
-            System.clearProperty(Context.INITIAL_CONTEXT_FACTORY);
-        } else {
-            System.setProperty(Context.INITIAL_CONTEXT_FACTORY, previous);
-        }
+        ThreadTransactions.unbindAll();
     }
 
     private static JtaConnections connections(Map<String, String> config) {
