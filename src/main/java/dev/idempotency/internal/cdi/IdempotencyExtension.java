@@ -50,7 +50,7 @@ public class IdempotencyExtension implements Extension {
     record Guarded(Class<?> beanClass, Method method) {}
 
     void priority(@Observes ProcessAnnotatedType<IdempotentInterceptor> pat) {
-        int priority = new GlobalSettings(MicroProfileSettings.current()).interceptorPriority();
+        int priority = GlobalSettings.interceptorPriority(MicroProfileSettings.current());
         if (priority != GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY) {
             setPriority(pat, priority);
         }
@@ -59,7 +59,8 @@ public class IdempotencyExtension implements Extension {
     void workPriority(@Observes ProcessAnnotatedType<IdempotentWorkInterceptor> pat) {
         int priority;
         try {
-            priority = new GlobalSettings(MicroProfileSettings.current()).workInterceptorPriority();
+            priority = GlobalSettings.workInterceptorPriority(
+                    GlobalSettings.interceptorPriority(MicroProfileSettings.current()));
         } catch (IdempotencyConfigurationException e) {
             return; // reported by validate(), with every other configuration problem
         }
@@ -162,21 +163,19 @@ public class IdempotencyExtension implements Extension {
 
     void validate(@Observes AfterDeploymentValidation adv, BeanManager bm) {
         ConfigLookup settings = MicroProfileSettings.current();
-        GlobalSettings global = new GlobalSettings(settings);
         // Every global key is read here, also those read only later (ttl and lease only by operations that
         // set none, keep-alive when the runtime starts, the ops switches when their beans start).
+        GlobalSettings global;
+        try {
+            global = GlobalSettings.from(settings);
+            global.workInterceptorPriority();
+        } catch (IdempotencyConfigurationException e) {
+            adv.addDeploymentProblem(e);
+            problems.forEach(adv::addDeploymentProblem);
+            return; // the operations are resolved against these settings: nothing more to check
+        }
         for (Runnable check : List.<Runnable>of(
                 () -> StoreSelector.bean(bm, global.store()),
-                global::ttl,
-                global::lease,
-                global::keepAliveEnabled,
-                global::keepAliveMaxDuration,
-                global::application,
-                global::purgeInterval,
-                global::purgeBatchSize,
-                global::retryAfter,
-                global::waitLimits,
-                global::workInterceptorPriority,
                 () -> MemoryStoreSettings.from(settings),
                 () -> OpsSettings.from(settings))) {
             try {

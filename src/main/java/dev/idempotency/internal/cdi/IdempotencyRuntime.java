@@ -89,7 +89,7 @@ public class IdempotencyRuntime implements EntryPointServices {
     void init() {
         settings = MicroProfileSettings.current();
         policies = new PolicyResolver(settings);
-        GlobalSettings global = new GlobalSettings(settings);
+        GlobalSettings global = GlobalSettings.from(settings);
         guardPriority = global.interceptorPriority();
         ScheduledExecutorService scheduler = scheduler();
         keepAlive = global.keepAliveEnabled() ? KeepAlive.on(scheduler, global.keepAliveMaxDuration()) : KeepAlive.OFF;

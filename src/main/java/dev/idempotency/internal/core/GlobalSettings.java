@@ -6,10 +6,36 @@ import dev.idempotency.spi.StoreKeys;
 import java.time.Duration;
 
 /**
- * The module-wide configuration keys and their defaults. Per-operation keys are read by {@link
- * PolicyResolver}.
+ * The module-wide configuration keys, their defaults, and the values read. Per-operation keys are
+ * read by {@link PolicyResolver}.
+ *
+ * @param store the configured store name
+ * @param ttl the default ttl
+ * @param lease the default lease
+ * @param application the application's name in record keys ({@link #APPLICATION}), trimmed; empty
+ *     when not set
+ * @param interceptorPriority the guard's interceptor priority
+ * @param waitLimits the bounds on waiting duplicates ({@link #WAIT_MAX_TOTAL}, {@link #WAIT_MAX_PER_KEY})
+ * @param keepAliveEnabled whether running calls' claims are renewed ({@link KeepAlive#ENABLED})
+ * @param keepAliveMaxDuration how long one call's claim is renewed at most ({@link KeepAlive#MAX_DURATION})
+ * @param retryAfter the retry hint for in-progress refusals
+ * @param transactionRegistry the JNDI name of the transaction synchronization registry
+ * @param purgeInterval the purge interval
+ * @param purgeBatchSize the purge batch size
  */
-public final class GlobalSettings {
+public record GlobalSettings(
+        String store,
+        Duration ttl,
+        Duration lease,
+        String application,
+        int interceptorPriority,
+        WaitLimits waitLimits,
+        boolean keepAliveEnabled,
+        Duration keepAliveMaxDuration,
+        Duration retryAfter,
+        String transactionRegistry,
+        Duration purgeInterval,
+        int purgeBatchSize) {
 
     /** Which store holds records ({@link StoreKeys#STORE}). */
     public static final String STORE = StoreKeys.STORE;
@@ -68,44 +94,41 @@ public final class GlobalSettings {
     /** Default of {@link #PURGE_BATCH_SIZE}. */
     public static final int DEFAULT_PURGE_BATCH_SIZE = 1000;
 
-    private final ConfigLookup settings;
-
-    /** @param settings where the values come from */
-    public GlobalSettings(ConfigLookup settings) {
-        this.settings = settings;
-    }
-
-    /** The configured store name. */
-    public String store() {
-        return StoreKeys.store(settings);
-    }
-
-    /** The default ttl. */
-    public Duration ttl() {
-        return settings.duration(TTL, DEFAULT_TTL);
-    }
-
-    /** The default lease. */
-    public Duration lease() {
-        return settings.duration(LEASE, DEFAULT_LEASE);
+    /**
+     * Reads and checks every module-wide key, once, at deployment.
+     *
+     * @param settings where the values come from
+     * @throws IdempotencyConfigurationException a value is invalid; the message names the key
+     */
+    public static GlobalSettings from(ConfigLookup settings) {
+        String application = settings.text(APPLICATION).orElse("");
+        if (application.length() > 200) {
+            throw new IdempotencyConfigurationException("Config key '" + APPLICATION + "' is "
+                    + application.length()
+                    + " characters long; set it to a short stable name of the service, such as 'orders'.");
+        }
+        return new GlobalSettings(
+                StoreKeys.store(settings),
+                settings.duration(TTL, DEFAULT_TTL),
+                settings.duration(LEASE, DEFAULT_LEASE),
+                application,
+                interceptorPriority(settings),
+                new WaitLimits(
+                        settings.positiveInt(WAIT_MAX_TOTAL, WaitLimits.DEFAULT.maxTotal()),
+                        settings.positiveInt(WAIT_MAX_PER_KEY, WaitLimits.DEFAULT.maxPerKey())),
+                settings.bool(KeepAlive.ENABLED, true),
+                settings.duration(KeepAlive.MAX_DURATION, KeepAlive.DEFAULT_MAX_DURATION),
+                settings.duration(RETRY_AFTER, DEFAULT_RETRY_AFTER),
+                StoreKeys.transactionRegistry(settings),
+                settings.duration(PURGE_INTERVAL, DEFAULT_PURGE_INTERVAL),
+                settings.positiveInt(PURGE_BATCH_SIZE, DEFAULT_PURGE_BATCH_SIZE));
     }
 
     /**
-     * The application's name in record keys ({@link #APPLICATION}), trimmed; empty when not set.
-     *
-     * @throws IdempotencyConfigurationException the name is longer than 200 characters
+     * The guard's interceptor priority alone ({@link #INTERCEPTOR_PRIORITY}): what the CDI extension
+     * needs while types are processed, before the other keys are read and reported at validation.
      */
-    public String application() {
-        String name = settings.text(APPLICATION).orElse("");
-        if (name.length() > 200) {
-            throw new IdempotencyConfigurationException("Config key '" + APPLICATION + "' is " + name.length()
-                    + " characters long; set it to a short stable name of the service, such as 'orders'.");
-        }
-        return name;
-    }
-
-    /** The interceptor priority. */
-    public int interceptorPriority() {
+    public static int interceptorPriority(ConfigLookup settings) {
         // Any int is a CDI priority; workInterceptorPriority refuses the one value it cannot follow.
         return settings.intBetween(
                 INTERCEPTOR_PRIORITY, DEFAULT_INTERCEPTOR_PRIORITY, Integer.MIN_VALUE, Integer.MAX_VALUE);
@@ -113,52 +136,19 @@ public final class GlobalSettings {
 
     /** The priority of the inner interceptor: after the guard's and after {@code @Transactional}. */
     public int workInterceptorPriority() {
-        int guard = interceptorPriority();
+        return workInterceptorPriority(interceptorPriority);
+    }
+
+    /**
+     * The priority of the inner interceptor for a guard at {@code guard}.
+     *
+     * @throws IdempotencyConfigurationException the guard is at the highest priority, which nothing follows
+     */
+    public static int workInterceptorPriority(int guard) {
         if (guard == Integer.MAX_VALUE) {
             throw new IdempotencyConfigurationException("Config key '" + INTERCEPTOR_PRIORITY + "' is " + guard
                     + "; set it below " + Integer.MAX_VALUE + ", such as 100 (the default) or 1000.");
         }
         return Math.max(DEFAULT_WORK_INTERCEPTOR_PRIORITY, guard + 1);
-    }
-
-    /**
-     * The bounds on waiting duplicates ({@link #WAIT_MAX_TOTAL}, {@link #WAIT_MAX_PER_KEY}).
-     *
-     * @throws IdempotencyConfigurationException a value is not a positive whole number
-     */
-    public WaitLimits waitLimits() {
-        return new WaitLimits(
-                settings.positiveInt(WAIT_MAX_TOTAL, WaitLimits.DEFAULT.maxTotal()),
-                settings.positiveInt(WAIT_MAX_PER_KEY, WaitLimits.DEFAULT.maxPerKey()));
-    }
-
-    /** Whether running calls' claims are renewed ({@link KeepAlive#ENABLED}). */
-    public boolean keepAliveEnabled() {
-        return settings.bool(KeepAlive.ENABLED, true);
-    }
-
-    /** How long one call's claim is renewed at most ({@link KeepAlive#MAX_DURATION}). */
-    public Duration keepAliveMaxDuration() {
-        return settings.duration(KeepAlive.MAX_DURATION, KeepAlive.DEFAULT_MAX_DURATION);
-    }
-
-    /** The retry hint for in-progress refusals. */
-    public Duration retryAfter() {
-        return settings.duration(RETRY_AFTER, DEFAULT_RETRY_AFTER);
-    }
-
-    /** The JNDI name of the transaction synchronization registry. */
-    public String transactionRegistry() {
-        return StoreKeys.transactionRegistry(settings);
-    }
-
-    /** The purge interval. */
-    public Duration purgeInterval() {
-        return settings.duration(PURGE_INTERVAL, DEFAULT_PURGE_INTERVAL);
-    }
-
-    /** The purge batch size. */
-    public int purgeBatchSize() {
-        return settings.positiveInt(PURGE_BATCH_SIZE, DEFAULT_PURGE_BATCH_SIZE);
     }
 }

@@ -45,7 +45,7 @@ public final class PolicyResolver {
     /** @param settings where config values come from */
     public PolicyResolver(ConfigLookup settings) {
         this.settings = settings;
-        this.global = new GlobalSettings(settings);
+        this.global = GlobalSettings.from(settings);
     }
 
     /**

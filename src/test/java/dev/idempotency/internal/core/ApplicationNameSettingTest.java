@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ApplicationNameSettingTest {
 
     private static GlobalSettings settings(Map<String, String> values) {
-        return new GlobalSettings(ConfigLookup.of(values));
+        return GlobalSettings.from(ConfigLookup.of(values));
     }
 
     @Test

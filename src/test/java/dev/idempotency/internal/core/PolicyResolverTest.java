@@ -152,7 +152,7 @@ class PolicyResolverTest {
                 .hasMessageContaining("cannot be loaded");
         assertThatThrownBy(() -> resolve("pay", Map.of("Idempotent/keepOn", "java.lang.String")))
                 .hasMessageContaining("not an exception type");
-        assertThatThrownBy(() -> new GlobalSettings(ConfigLookup.of(Map.of("idempotency.purge.batch-size", "0")))
+        assertThatThrownBy(() -> GlobalSettings.from(ConfigLookup.of(Map.of("idempotency.purge.batch-size", "0")))
                         .purgeBatchSize())
                 .hasMessageContaining("idempotency.purge.batch-size");
     }

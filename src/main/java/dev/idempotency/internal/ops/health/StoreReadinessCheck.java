@@ -1,8 +1,8 @@
 package dev.idempotency.internal.ops.health;
 
 import dev.idempotency.internal.core.EntryPointServices;
-import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.spi.StoreKeys;
 import jakarta.enterprise.inject.spi.CDI;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -41,7 +41,7 @@ public class StoreReadinessCheck implements HealthCheck {
         IdempotencyStore store = runtime.engine().store();
         // The configured name (memory, jpa, redis, ...), not the class: that is a container proxy's.
         HealthCheckResponseBuilder b =
-                HealthCheckResponse.named(NAME).withData("store", new GlobalSettings(runtime.settings()).store());
+                HealthCheckResponse.named(NAME).withData("store", StoreKeys.store(runtime.settings()));
         long started = System.nanoTime();
         try {
             store.read(PROBE_KEY);
