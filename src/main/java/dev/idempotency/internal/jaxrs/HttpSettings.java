@@ -15,8 +15,25 @@ import java.util.TreeSet;
  * naming the key, the value and the fix, never with an error at request time.
  *
  * <p>Kept free of JAX-RS types so that it can be validated by the CDI extension and unit tested alone.
+ *
+ * @param header the key header's name
+ * @param methods the guarded methods, upper case
+ * @param keyMaxLength the longest accepted key
+ * @param scope whose keys are separate
+ * @param fingerprintHeaders the request headers, lower case, that join the fingerprint
+ * @param releaseStatuses the statuses below 500 that release the key instead of being stored
+ * @param maxStoredBody the largest stored response body, in bytes
+ * @param failOpen whether a request runs unguarded when the store is unreachable
  */
-final class HttpSettings {
+record HttpSettings(
+        String header,
+        Set<String> methods,
+        int keyMaxLength,
+        Scope scope,
+        List<String> fingerprintHeaders,
+        Set<Integer> releaseStatuses,
+        int maxStoredBody,
+        boolean failOpen) {
 
     /** Name of the request header that carries the client's key. */
     public static final String HEADER = "idempotency.http.header";
@@ -53,38 +70,21 @@ final class HttpSettings {
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "CONNECT");
 
-    private final String header;
-    private final Set<String> methods;
-    private final int keyMaxLength;
-    private final Scope scope;
-    private final List<String> fingerprintHeaders;
-    private final Set<Integer> releaseStatuses;
-    private final int maxStoredBody;
-    private final boolean failOpen;
-
-    private HttpSettings(ConfigLookup s) {
-        header = token(HEADER, s.text(HEADER).orElse(DEFAULT_HEADER));
-        methods = methods(s.get(METHODS).orElse(DEFAULT_METHODS));
-        keyMaxLength = s.intBetween(KEY_MAX_LENGTH, DEFAULT_KEY_MAX_LENGTH, 1, 8192);
-        scope = Scope.parse(s.get(SCOPE).orElse(DEFAULT_SCOPE));
-        fingerprintHeaders = headerList(s.get(FINGERPRINT_HEADERS).orElse(""));
-        releaseStatuses = statuses(s.get(RELEASE_STATUSES).orElse(DEFAULT_RELEASE_STATUSES));
-        maxStoredBody = s.intBetween(MAX_STORED_BODY, DEFAULT_MAX_STORED_BODY, 0, Integer.MAX_VALUE - 64);
-        failOpen = s.bool(FAIL_OPEN, false);
-    }
-
     /**
      * Reads and checks every {@code idempotency.http.*} key.
      *
      * @throws IdempotencyConfigurationException naming the first invalid key and its fix
      */
-    public static HttpSettings from(ConfigLookup settings) {
-        return new HttpSettings(settings);
-    }
-
-    /** The key header's name. */
-    public String header() {
-        return header;
+    public static HttpSettings from(ConfigLookup s) {
+        return new HttpSettings(
+                token(HEADER, s.text(HEADER).orElse(DEFAULT_HEADER)),
+                methods(s.get(METHODS).orElse(DEFAULT_METHODS)),
+                s.intBetween(KEY_MAX_LENGTH, DEFAULT_KEY_MAX_LENGTH, 1, 8192),
+                Scope.parse(s.get(SCOPE).orElse(DEFAULT_SCOPE)),
+                headerList(s.get(FINGERPRINT_HEADERS).orElse("")),
+                statuses(s.get(RELEASE_STATUSES).orElse(DEFAULT_RELEASE_STATUSES)),
+                s.intBetween(MAX_STORED_BODY, DEFAULT_MAX_STORED_BODY, 0, Integer.MAX_VALUE - 64),
+                s.bool(FAIL_OPEN, false));
     }
 
     /** Whether requests with this HTTP method (upper case) are guarded. */
@@ -92,39 +92,9 @@ final class HttpSettings {
         return methods.contains(httpMethod.toUpperCase(Locale.ROOT));
     }
 
-    /** The guarded methods, upper case. */
-    public Set<String> methods() {
-        return methods;
-    }
-
-    /** The longest accepted key. */
-    public int keyMaxLength() {
-        return keyMaxLength;
-    }
-
-    /** Whose keys are separate. */
-    public Scope scope() {
-        return scope;
-    }
-
-    /** The request headers, lower case, that join the fingerprint. */
-    public List<String> fingerprintHeaders() {
-        return fingerprintHeaders;
-    }
-
     /** Whether a response with this status releases the key instead of being stored. */
     public boolean releases(int status) {
         return status >= 500 || status < 200 || releaseStatuses.contains(status);
-    }
-
-    /** The largest stored response body, in bytes. */
-    public int maxStoredBody() {
-        return maxStoredBody;
-    }
-
-    /** Whether a request runs unguarded when the store is unreachable. */
-    public boolean failOpen() {
-        return failOpen;
     }
 
     /**
