@@ -143,6 +143,25 @@ class ArchitectureTest {
         }
     }
 
+    /** Every internal settings holder has one shape: a record read once by {@code from(ConfigLookup)}. */
+    @Test
+    void everyInternalSettingsTypeIsARecordReadByFrom() throws IOException {
+        List<Path> holders;
+        try (Stream<Path> s = Files.walk(MAIN.resolve("dev/idempotency/internal"))) {
+            holders = s.filter(f -> f.getFileName().toString().endsWith("Settings.java"))
+                    .sorted()
+                    .toList();
+        }
+        assertThat(holders).hasSizeGreaterThanOrEqualTo(6);
+        for (Path f : holders) {
+            String type = f.getFileName().toString().replace(".java", "");
+            assertThat(code(f))
+                    .as("%s is a record read once by from(ConfigLookup)", type)
+                    .containsPattern("record " + type + "\\(")
+                    .containsPattern("static " + type + " from\\(ConfigLookup ");
+        }
+    }
+
     @Test
     void aStoreUsesOnlyTheSpiTheApiAndTheStoresSharedPackage() {
         List<String> stores = subpackages("dev.idempotency.internal.stores");

@@ -50,7 +50,7 @@ public class IdempotencyExtension implements Extension {
     record Guarded(Class<?> beanClass, Method method) {}
 
     void priority(@Observes ProcessAnnotatedType<IdempotentInterceptor> pat) {
-        int priority = GlobalSettings.interceptorPriority(MicroProfileSettings.current());
+        int priority = GlobalSettings.interceptorPriority(MicroProfileConfigLookup.current());
         if (priority != GlobalSettings.DEFAULT_INTERCEPTOR_PRIORITY) {
             setPriority(pat, priority);
         }
@@ -60,7 +60,7 @@ public class IdempotencyExtension implements Extension {
         int priority;
         try {
             priority = GlobalSettings.workInterceptorPriority(
-                    GlobalSettings.interceptorPriority(MicroProfileSettings.current()));
+                    GlobalSettings.interceptorPriority(MicroProfileConfigLookup.current()));
         } catch (IdempotencyConfigurationException e) {
             return; // reported by validate(), with every other configuration problem
         }
@@ -162,7 +162,7 @@ public class IdempotencyExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation adv, BeanManager bm) {
-        ConfigLookup settings = MicroProfileSettings.current();
+        ConfigLookup settings = MicroProfileConfigLookup.current();
         // Every global key is read here, also those read only later (ttl and lease only by operations that
         // set none, keep-alive when the runtime starts, the ops switches when their beans start).
         GlobalSettings global;

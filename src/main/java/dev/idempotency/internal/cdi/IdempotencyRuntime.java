@@ -87,7 +87,7 @@ public class IdempotencyRuntime implements EntryPointServices {
 
     @PostConstruct
     void init() {
-        settings = MicroProfileSettings.current();
+        settings = MicroProfileConfigLookup.current();
         policies = new PolicyResolver(settings);
         GlobalSettings global = GlobalSettings.from(settings);
         guardPriority = global.interceptorPriority();

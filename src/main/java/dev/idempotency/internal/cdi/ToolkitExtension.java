@@ -58,7 +58,7 @@ public class ToolkitExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation adv) {
-        ConfigLookup settings = MicroProfileSettings.current();
+        ConfigLookup settings = MicroProfileConfigLookup.current();
         MessageSettings messages = null;
         try {
             TokenSettings.from(settings);

@@ -6,17 +6,17 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /** {@link ConfigLookup} read from MicroProfile Config (system properties, env, microprofile-config.properties). */
-final class MicroProfileSettings implements ConfigLookup {
+final class MicroProfileConfigLookup implements ConfigLookup {
 
     private final Config config;
 
-    MicroProfileSettings(Config config) {
+    MicroProfileConfigLookup(Config config) {
         this.config = config;
     }
 
     /** The application's config, as the thread context class loader sees it. */
-    static MicroProfileSettings current() {
-        return new MicroProfileSettings(ConfigProvider.getConfig());
+    static MicroProfileConfigLookup current() {
+        return new MicroProfileConfigLookup(ConfigProvider.getConfig());
     }
 
     @Override
