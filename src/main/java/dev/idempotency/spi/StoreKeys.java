@@ -1,8 +1,9 @@
 package dev.idempotency.spi;
 
 /**
- * The configuration keys that the engine and the stores share: which store holds the records, and
- * where a store that joins the caller's transaction finds the JTA registry. The keys of one store are
+ * The configuration keys that the engine and the stores share: which store holds the records, where a
+ * store that joins the caller's transaction finds the JTA registry, and the guard's priority that such
+ * a store names when it finds no transaction. The keys of one store are
  * its own ({@code idempotency.<store>.*}).
  */
 public final class StoreKeys {
@@ -15,6 +16,12 @@ public final class StoreKeys {
 
     /** JNDI name of the JTA {@code TransactionSynchronizationRegistry}. */
     public static final String TRANSACTION_REGISTRY = "idempotency.transaction-registry";
+
+    /**
+     * The guard's CDI interceptor priority: a store that joins callers' transactions names it when a
+     * joined call finds no transaction active (the guard ran before {@code @Transactional} began one).
+     */
+    public static final String INTERCEPTOR_PRIORITY = "idempotency.interceptor.priority";
 
     /** Default of {@link #TRANSACTION_REGISTRY}. */
     public static final String DEFAULT_TRANSACTION_REGISTRY = "java:comp/TransactionSynchronizationRegistry";

@@ -44,7 +44,7 @@ public record GlobalSettings(
     /** Default lease of in-progress claims, when an operation sets none. */
     public static final String LEASE = "idempotency.lease";
     /** Priority of the CDI interceptor. */
-    public static final String INTERCEPTOR_PRIORITY = "idempotency.interceptor.priority";
+    public static final String INTERCEPTOR_PRIORITY = StoreKeys.INTERCEPTOR_PRIORITY;
     /** How often expired records are purged. */
     public static final String PURGE_INTERVAL = "idempotency.purge.interval";
     /** How many expired records one purge run deletes at most. */

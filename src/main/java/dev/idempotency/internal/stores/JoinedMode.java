@@ -49,8 +49,8 @@ public final class JoinedMode {
         return new IdempotencyConfigurationException("Operation '" + operation + "' uses the joined transaction mode"
                 + " (transaction = JOINED), but no JTA transaction is active when " + when + " (status " + status
                 + "). The guard must run inside the transaction: guard an EJB with container-managed"
-                + " transactions, give the guard's interceptor a priority above @Transactional's 200 (docs/"
-                + "configuration.md, Transactions), call the method from inside a transaction, or use the"
+                + " transactions, set '" + StoreKeys.INTERCEPTOR_PRIORITY + "' above @Transactional's 200 (e.g."
+                + " 1000) so the guard runs inside it, call the method from inside a transaction, or use the"
                 + " separate mode for this operation.");
     }
 

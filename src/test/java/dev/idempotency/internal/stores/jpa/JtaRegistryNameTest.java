@@ -43,6 +43,7 @@ class JtaRegistryNameTest {
                         .joined(c -> 1, "orders"))
                 .isInstanceOf(IdempotencyConfigurationException.class)
                 .hasMessageContaining("no JTA transaction is active")
+                .hasMessageContaining("'idempotency.interceptor.priority' above @Transactional's 200")
                 .hasMessageContaining("status " + Status.STATUS_NO_TRANSACTION);
     }
 
