@@ -1,6 +1,10 @@
 package dev.idempotency;
 
+import dev.idempotency.internal.cdi.IdempotencyExtension;
 import dev.idempotency.internal.cdi.IdempotencyRuntime;
+import dev.idempotency.internal.cdi.IdempotentInterceptor;
+import dev.idempotency.internal.cdi.IdempotentWorkInterceptor;
+import dev.idempotency.internal.jaxrs.FilteredRequest;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import jakarta.enterprise.inject.spi.Extension;
@@ -14,7 +18,8 @@ import org.jboss.weld.environment.se.WeldContainer;
 
 /**
  * A Weld SE container with its own MicroProfile Config, for tests of a store's CDI wiring: the
- * extension under test, the library's runtime, and the given beans, without discovery.
+ * extension under test, the library's runtime and guard (its extension and interceptors, without which
+ * a runtime does not start), and the given beans, without discovery.
  */
 public final class ConfiguredWeld {
 
@@ -46,9 +51,13 @@ public final class ConfiguredWeld {
             Thread.currentThread().setContextClassLoader(loader);
             try (WeldContainer c = new Weld()
                     .disableDiscovery()
-                    .addExtensions(extensions)
+                    .addExtensions(withGuard(extensions))
                     .addBeanClasses(beans)
-                    .addBeanClass(IdempotencyRuntime.class)
+                    .addBeanClasses(
+                            IdempotencyRuntime.class,
+                            IdempotentInterceptor.class,
+                            IdempotentWorkInterceptor.class,
+                            FilteredRequest.class)
                     .initialize()) {
                 body.accept(c);
             } finally {
@@ -56,5 +65,17 @@ public final class ConfiguredWeld {
                 Thread.currentThread().setContextClassLoader(previous);
             }
         }
+    }
+
+    /** The given extensions, and the library's own when they lack it: a runtime starts only with it. */
+    private static Extension[] withGuard(Extension[] extensions) {
+        for (Extension e : extensions) {
+            if (e instanceof IdempotencyExtension) {
+                return extensions;
+            }
+        }
+        Extension[] all = java.util.Arrays.copyOf(extensions, extensions.length + 1);
+        all[extensions.length] = new IdempotencyExtension();
+        return all;
     }
 }

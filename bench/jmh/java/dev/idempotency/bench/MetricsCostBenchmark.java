@@ -3,6 +3,8 @@ package dev.idempotency.bench;
 import dev.idempotency.internal.cdi.IdempotencyExtension;
 import dev.idempotency.internal.cdi.IdempotencyRuntime;
 import dev.idempotency.internal.cdi.IdempotentInterceptor;
+import dev.idempotency.internal.cdi.IdempotentWorkInterceptor;
+import dev.idempotency.internal.jaxrs.FilteredRequest;
 import dev.idempotency.ops.metrics.IdempotencyMetrics;
 import java.util.concurrent.TimeUnit;
 import org.jboss.weld.environment.se.Weld;
@@ -69,6 +71,8 @@ public class MetricsCostBenchmark {
                     .addExtension(new IdempotencyExtension())
                     .addBeanClasses(
                             IdempotentInterceptor.class,
+                            IdempotentWorkInterceptor.class,
+                            FilteredRequest.class,
                             IdempotencyRuntime.class,
                             IdempotencyMetrics.class,
                             BenchService.class)

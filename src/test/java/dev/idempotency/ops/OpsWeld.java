@@ -3,6 +3,8 @@ package dev.idempotency.ops;
 import dev.idempotency.internal.cdi.IdempotencyExtension;
 import dev.idempotency.internal.cdi.IdempotencyRuntime;
 import dev.idempotency.internal.cdi.IdempotentInterceptor;
+import dev.idempotency.internal.cdi.IdempotentWorkInterceptor;
+import dev.idempotency.internal.jaxrs.FilteredRequest;
 import dev.idempotency.internal.ops.health.HealthExtension;
 import dev.idempotency.ops.inspection.InspectionJmx;
 import dev.idempotency.ops.inspection.RecordInspector;
@@ -34,6 +36,8 @@ public final class OpsWeld {
                 .addExtension(new HealthExtension())
                 .addBeanClasses(
                         IdempotentInterceptor.class,
+                        IdempotentWorkInterceptor.class,
+                        FilteredRequest.class,
                         IdempotencyRuntime.class,
                         IdempotencyMetrics.class,
                         RecordInspector.class,

@@ -153,6 +153,13 @@ public class IdempotencyExtension implements Extension {
         return false;
     }
 
+    /** The bean classes with guarded methods, JAX-RS resource classes among them. */
+    Set<Class<?>> guardedClasses() {
+        Set<Class<?>> classes = new LinkedHashSet<>();
+        guarded.forEach(g -> classes.add(g.beanClass()));
+        return classes;
+    }
+
     /**
      * The guarded methods the CDI interceptor serves, per bean class: the runtime plans each one
      * when it starts, against the configured store. JAX-RS resource methods are not among them.
@@ -185,6 +192,18 @@ public class IdempotencyExtension implements Extension {
             }
         }
         problems.forEach(adv::addDeploymentProblem);
+        IdempotencyConfigurationException unguarded = InterceptorCheck.missing(
+                bm,
+                IdempotentLiteral.INSTANCE,
+                List.of(IdempotentInterceptor.class, IdempotentWorkInterceptor.class),
+                "@Idempotent",
+                guarded.stream()
+                        .map(g -> PolicyResolver.describe(g.method()))
+                        .distinct()
+                        .toList());
+        if (unguarded != null) {
+            adv.addDeploymentProblem(unguarded);
+        }
         PolicyResolver policies = new PolicyResolver(settings);
         // Plans are built against a throwaway engine only to surface errors now; the runtime builds its own.
         IdempotencyEngine probe = new IdempotencyEngine(new MemoryIdempotencyStore());

@@ -12,6 +12,8 @@ import dev.idempotency.internal.core.OperationPolicy;
 import dev.idempotency.internal.core.PolicyResolver;
 import dev.idempotency.internal.core.Settlement;
 import dev.idempotency.internal.core.WorkTransactions;
+import dev.idempotency.internal.jaxrs.StartupCheck;
+import dev.idempotency.internal.stores.ContainerResources;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.internal.stores.memory.MemoryStoreSettings;
 import dev.idempotency.spi.ConfigLookup;
@@ -49,6 +51,9 @@ import javax.naming.NamingException;
 public class IdempotencyRuntime implements EntryPointServices {
 
     private static final System.Logger LOG = System.getLogger(IdempotencyRuntime.class.getName());
+    private static final String JTA_REGISTRY = "jakarta.transaction.TransactionSynchronizationRegistry";
+    private static final String SERVLET_INITIALIZER = "jakarta.servlet.ServletContainerInitializer";
+    private static final String JAX_RS = "jakarta.ws.rs.Path";
 
     /**
      * The plan of every method the interceptor guards, per (bean class, method), built when the runtime
@@ -100,12 +105,17 @@ public class IdempotencyRuntime implements EntryPointServices {
                 global.waitLimits(),
                 keepAlive,
                 global.application());
-        settlement = TransactionSettlement.lookup(global.transactionRegistry());
-        if (extension != null && extension.isResolvable()) {
-            // A plan that cannot be built (an invalid per-operation store setting) fails the deployment here.
-            for (IdempotencyExtension.Guarded g : extension.get().intercepted()) {
-                registry.put(g, newPlan(g.method(), g.beanClass()));
-            }
+        // TransactionSettlement names JTA types: loaded only where the JTA API is (not on Helidon or Quarkus
+        // without it), so that the runtime starts on every CDI container.
+        settlement = ContainerResources.present(JTA_REGISTRY)
+                ? TransactionSettlement.lookup(global.transactionRegistry())
+                : Settlement.IMMEDIATE;
+        if (extension == null || !extension.isResolvable()) {
+            throw noExtension();
+        }
+        // A plan that cannot be built (an invalid per-operation store setting) fails the deployment here.
+        for (IdempotencyExtension.Guarded g : extension.get().intercepted()) {
+            registry.put(g, newPlan(g.method(), g.beanClass()));
         }
         long millis = global.purgeInterval().toMillis();
         int batchSize = global.purgeBatchSize();
@@ -119,8 +129,31 @@ public class IdempotencyRuntime implements EntryPointServices {
         return names;
     }
 
-    /** Creates the runtime with the application, not at the first guarded call. */
+    /**
+     * The refusal to start where the portable extension did not run: a CDI Lite container (Quarkus's
+     * ArC) runs none, and without it an {@code @Idempotent} declared on an interface or a superclass is
+     * not bound and nothing is validated at deployment.
+     */
+    static IdempotencyConfigurationException noExtension() {
+        return new IdempotencyConfigurationException("The idempotency library's CDI portable extension ("
+                + IdempotencyExtension.class.getName() + ") did not run in this CDI container, so @Idempotent"
+                + " methods declared on an interface or a superclass would run unguarded and the configuration"
+                + " would not be checked: the application is not started. This happens on a container that"
+                + " runs only CDI Lite (Quarkus), which this version does not support; run the application on"
+                + " a Jakarta EE server or Helidon MP (docs/servers.md). In a CDI SE container, do not disable"
+                + " extension discovery (or add the extension).");
+    }
+
+    /**
+     * Creates the runtime with the application, not at the first guarded call. Without Servlet
+     * (Helidon, a CDI SE container) no web module start runs {@code jaxrs.DeploymentCheck}: its checks
+     * run here, so that a store that cannot start fails the startup, not every call.
+     */
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        if (!ContainerResources.present(SERVLET_INITIALIZER) && ContainerResources.present(JAX_RS)) {
+            StartupCheck.run(
+                    extension.get().guardedClasses(), org.eclipse.microprofile.config.ConfigProvider.getConfig(), this);
+        }
         LOG.log(
                 Level.DEBUG,
                 "idempotency runtime started on store {0}",
@@ -188,11 +221,7 @@ public class IdempotencyRuntime implements EntryPointServices {
 
     /** Reports the transaction the current thread runs in to a guarded call's work. */
     void watch(WorkTransactions work) {
-        if (settlement instanceof TransactionSettlement transactions) {
-            transactions.watch(work);
-        } else {
-            work.ranWithoutTransaction();
-        }
+        settlement.watch(work);
     }
 
     /** Settles with the transaction around the caller: for entry points that cannot watch the body. */

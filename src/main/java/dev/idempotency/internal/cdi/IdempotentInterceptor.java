@@ -1,17 +1,19 @@
 package dev.idempotency.internal.cdi;
 
+import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.internal.core.GuardedMethod;
+import dev.idempotency.internal.core.PolicyResolver;
 import dev.idempotency.internal.core.WorkTransactions;
+import dev.idempotency.internal.jaxrs.FilteredRequest;
 import dev.idempotency.internal.jaxrs.LateResume;
 import jakarta.annotation.Priority;
-import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.AsyncResponse;
 import java.io.Serializable;
 import java.util.concurrent.CompletableFuture;
@@ -34,16 +36,16 @@ import java.util.concurrent.CompletionStage;
 public class IdempotentInterceptor implements Serializable {
 
     private final IdempotencyRuntime runtime;
-    private final Instance<HttpServletRequest> requests;
+    private final FilteredRequest request;
 
     /**
      * @param runtime the application's runtime
-     * @param requests the current servlet request, read only by a suspended resource method
+     * @param request what the Idempotency-Key filter left for the current request's resource method
      */
     @Inject
-    public IdempotentInterceptor(IdempotencyRuntime runtime, Instance<HttpServletRequest> requests) {
+    public IdempotentInterceptor(IdempotencyRuntime runtime, FilteredRequest request) {
         this.runtime = runtime;
-        this.requests = requests;
+        this.request = request;
     }
 
     /** Runs the call once per key. */
@@ -62,13 +64,17 @@ public class IdempotentInterceptor implements Serializable {
     }
 
     /**
-     * A JAX-RS resource method, which the JAX-RS filter guards. When its request owns a claim, the
+     * A JAX-RS resource method, which the JAX-RS filter guards: refused when the filter did not see its
+     * request, as it would otherwise run unguarded. When its request owns a claim, the
      * method's work may outlive the response, and its outcome then settles the claim: a suspended
      * method gets an {@code AsyncResponse} that also sees a resume after its timeout, and a timeout
      * between here and the body (Fault Tolerance's {@code @Timeout}) waits for the body's own outcome.
      */
     private Object resource(InvocationContext ic) throws Exception {
-        Object pending = requestAttribute();
+        Object pending = filtered();
+        if (pending == FilteredRequest.NOT_FILTERED) {
+            throw notFiltered(ic.getMethod());
+        }
         if (!LateResume.owns(pending)) {
             return ic.proceed();
         }
@@ -113,12 +119,23 @@ public class IdempotentInterceptor implements Serializable {
         }
     }
 
-    private Object requestAttribute() {
+    private Object filtered() {
         try {
-            return requests.get().getAttribute(LateResume.ATTRIBUTE);
-        } catch (RuntimeException e) {
-            return null; // no servlet request on this thread: nothing claimed for it
+            return request.take();
+        } catch (ContextNotActiveException e) {
+            return FilteredRequest.NOT_FILTERED; // no request here: no filter saw it
         }
+    }
+
+    /** The refusal of a resource method that would run unguarded. */
+    static IdempotencyConfigurationException notFiltered(java.lang.reflect.Method method) {
+        return new IdempotencyConfigurationException("@Idempotent resource method " + PolicyResolver.describe(method)
+                + " was called without the Idempotency-Key filter having seen its request, so it is refused instead"
+                + " of running unguarded. Either this Jakarta REST runtime did not register the library's providers"
+                + " (they are listed in the jar's META-INF/services; a runtime that does not read them needs them"
+                + " registered: see docs/servers.md for your runtime), or the method was called directly from Java"
+                + " code, where the HTTP guard cannot apply: move the work to an @Idempotent method of a CDI bean"
+                + " and call that.");
     }
 
     private static Class<?> targetClass(InvocationContext ic) {

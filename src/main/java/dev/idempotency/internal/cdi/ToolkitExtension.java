@@ -11,12 +11,14 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -57,7 +59,24 @@ public class ToolkitExtension implements Extension {
         }
     }
 
-    void validate(@Observes AfterDeploymentValidation adv) {
+    void validate(@Observes AfterDeploymentValidation adv, BeanManager bm) {
+        for (IdempotencyConfigurationException unguarded : java.util.Arrays.asList(
+                InterceptorCheck.missing(
+                        bm,
+                        ClusterLockInterceptor.class.getAnnotation(ClusterLock.class),
+                        List.of(ClusterLockInterceptor.class),
+                        "@ClusterLock",
+                        described(locked)),
+                InterceptorCheck.missing(
+                        bm,
+                        IdempotentConsumerInterceptor.class.getAnnotation(IdempotentConsumer.class),
+                        List.of(IdempotentConsumerInterceptor.class),
+                        "@IdempotentConsumer",
+                        described(consumers)))) {
+            if (unguarded != null) {
+                adv.addDeploymentProblem(unguarded);
+            }
+        }
         ConfigLookup settings = MicroProfileConfigLookup.current();
         MessageSettings messages = null;
         try {
@@ -90,5 +109,12 @@ public class ToolkitExtension implements Extension {
                 }
             }
         }
+    }
+
+    private static List<String> described(Map<Method, Class<?>> methods) {
+        return methods.keySet().stream()
+                .map(m -> m.getDeclaringClass().getName() + "#" + m.getName())
+                .distinct()
+                .toList();
     }
 }

@@ -4,6 +4,7 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.internal.core.Settlement;
 import dev.idempotency.internal.core.WorkTransactions;
+import dev.idempotency.internal.stores.ContainerResources;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -23,8 +24,10 @@ import javax.naming.NoInitialContextException;
  *       points that cannot watch the body (the message-consumer interceptor).
  * </ul>
  *
- * Without JTA (no JNDI, or no transaction manager) there is nothing to follow: {@link #lookup}
- * returns {@link Settlement#IMMEDIATE}, and work runs outside any transaction.
+ * The registry is the CDI bean of its type where there is one (Helidon's JTA, Quarkus), else the one
+ * JNDI binds. Without JTA (no such bean, no JNDI, or no transaction manager) there is nothing to
+ * follow: {@link #lookup} returns {@link Settlement#IMMEDIATE}, and work runs outside any transaction.
+ * Loaded only where the JTA API is present ({@link IdempotencyRuntime}): it names JTA types.
  */
 final class TransactionSettlement implements Settlement {
 
@@ -46,11 +49,15 @@ final class TransactionSettlement implements Settlement {
      *     would leave a stored success, and the deployment must not start that way
      */
     static Settlement lookup(String name) {
-        InitialContext naming;
+        TransactionSynchronizationRegistry bean = ContainerResources.bean(
+                        TransactionSynchronizationRegistry.class, null)
+                .orElse(null);
+        if (bean != null) {
+            return new TransactionSettlement(bean);
+        }
         Object found;
         try {
-            naming = new InitialContext();
-            found = naming.lookup(name);
+            found = new InitialContext().lookup(name);
         } catch (NoInitialContextException | LinkageError e) {
             // No JNDI, or no JTA API: not a Jakarta EE server (a plain CDI container, a unit test).
             LOG.log(Level.DEBUG, "no JNDI or JTA here; outcomes are stored when guarded methods return");
@@ -98,7 +105,8 @@ final class TransactionSettlement implements Settlement {
      * Reports the transaction the current thread runs in to {@code work}: none, or one whose end
      * {@code work} hears of. Called just before the method body runs.
      */
-    void watch(WorkTransactions work) {
+    @Override
+    public void watch(WorkTransactions work) {
         switch (registry.getTransactionStatus()) {
             case Status.STATUS_ACTIVE -> {
                 Object key = registry.getTransactionKey();

@@ -16,4 +16,12 @@ public interface Settlement {
      * undone; exactly one of them, exactly once.
      */
     void afterWork(Runnable onCommit, Runnable onRollback);
+
+    /**
+     * Reports the transaction the current thread runs in to a guarded call's {@code work}, just before
+     * the method body runs: none here; a transactional settlement reports its transaction and its end.
+     */
+    default void watch(WorkTransactions work) {
+        work.ranWithoutTransaction();
+    }
 }

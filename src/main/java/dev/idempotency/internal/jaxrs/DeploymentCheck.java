@@ -1,8 +1,6 @@
 package dev.idempotency.internal.jaxrs;
 
-import dev.idempotency.Participation;
 import dev.idempotency.internal.core.EntryPointServices;
-import dev.idempotency.internal.core.RetiredKeys;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
@@ -14,26 +12,17 @@ import jakarta.servlet.annotation.HandlesTypes;
 import jakarta.ws.rs.Path;
 import java.lang.System.Logger.Level;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Fails the deployment of a web application whose idempotency configuration cannot work, when the web
  * module starts, on every server: a listener that throws from {@code contextInitialized} stops the
- * module. Two checks need that moment rather than CDI's deployment validation or the JAX-RS feature:
- *
- * <ol>
- *   <li>The store starts: the JPA store's data source must be bound, and a data source that a
- *       {@code web.xml} defines is bound on some servers (Payara, without an EJB in the WAR) only after
- *       the application scope started.
- *   <li>No asynchronous resource method uses the joined mode: {@link IdempotencyFeature} refuses it
- *       too, but some JAX-RS runtimes configure their features lazily or log a feature's failure
- *       instead of failing the deployment.
- * </ol>
+ * module. The {@link StartupCheck} needs that moment rather than CDI's deployment validation or the
+ * JAX-RS feature: the JPA store's data source must be bound, and a data source that a {@code web.xml}
+ * defines is bound on some servers (Payara, without an EJB in the WAR) only after the application scope
+ * started; and some JAX-RS runtimes configure their features lazily or log a feature's failure instead
+ * of failing the deployment. Without Servlet, the CDI runtime runs the same check when it starts.
  *
  * <p>It also adds {@link FormBodyFilter} to a WAR with resource classes. The servlet container hands
  * this initializer the {@code @Path} classes of the WAR. Listed in
@@ -77,20 +66,8 @@ public class DeploymentCheck implements ServletContainerInitializer {
                 LOG.log(Level.DEBUG, "no idempotency runtime to check at startup: {0}", e.toString());
                 return;
             }
-            Config config = ConfigProvider.getConfig(event.getServletContext().getClassLoader());
-            RetiredKeys.check(config.getPropertyNames());
-            List<GuardedRoutes.Route> routes =
-                    GuardedRoutes.of(classes, key -> config.getOptionalValue(key, String.class));
-            Map<String, Participation> operations = new TreeMap<>();
-            for (GuardedRoutes.Route route : routes) {
-                operations.putIfAbsent(route.operation(), route.transaction());
-                if (route.async() && route.transaction() == Participation.JOINED) {
-                    throw IdempotencyFeature.asyncJoined(route.method(), route.operation());
-                }
-            }
-            // Every operation is known now: the CDI ones were planned with the runtime, the routes above.
-            // Starts a store that starts lazily; a configuration it cannot work with throws here.
-            runtime.engine().checkTransactions(operations);
+            StartupCheck.run(
+                    classes, ConfigProvider.getConfig(event.getServletContext().getClassLoader()), runtime);
         }
 
         @Override

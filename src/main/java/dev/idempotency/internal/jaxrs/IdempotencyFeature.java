@@ -62,7 +62,7 @@ public final class IdempotencyFeature implements DynamicFeature {
             throw asyncJoined(method, name);
         }
         context.register(
-                new IdempotencyFilter(method, http.guards(httpMethod), policy, runtime.engine(), http),
+                new IdempotencyFilter(method, http.guards(httpMethod), policy, runtime.engine(), http, seen(method)),
                 Priorities.USER);
         if (http.guards(httpMethod)) {
             context.register(new ResourceHeaders(), ResourceHeaders.PRIORITY);
@@ -105,6 +105,20 @@ public final class IdempotencyFeature implements DynamicFeature {
                     "@Idempotent on resource method " + PolicyResolver.describe(method)
                             + " needs CDI, but no CDI container is available to this JAX-RS application ("
                             + e + "); deploy it in a Jakarta EE or MicroProfile server with CDI enabled.",
+                    e);
+        }
+    }
+
+    /** The client proxy of the request-scoped {@link FilteredRequest}: one serves every request. */
+    private static FilteredRequest seen(Method method) {
+        try {
+            return CDI.current().select(FilteredRequest.class).get();
+        } catch (RuntimeException e) {
+            throw new IdempotencyConfigurationException(
+                    "@Idempotent on resource method " + PolicyResolver.describe(method) + " needs the library's"
+                            + " request-scoped bean " + FilteredRequest.class.getName() + ", which CDI does not"
+                            + " provide (" + e + "): the library's jar must be a bean archive of the application"
+                            + " (do not exclude it from bean discovery).",
                     e);
         }
     }

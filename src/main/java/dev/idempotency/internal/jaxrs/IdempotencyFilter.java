@@ -55,6 +55,9 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
     private final OperationPolicy policy;
     private final IdempotencyEngine engine;
     private final HttpSettings http;
+    /** The request-scoped note the CDI interceptor reads (a client proxy: one for every request). */
+    private final FilteredRequest seen;
+
     private final OperationEvents events;
     private final boolean joined;
     /** The method resumes a {@code @Suspended AsyncResponse}, which answers 503 when it times out. */
@@ -69,18 +72,21 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
      * @param policy the operation's policy, with its HTTP operation name
      * @param engine the application's engine
      * @param http the HTTP settings
+     * @param seen where the filter tells the CDI interceptor that it saw the request
      */
     IdempotencyFilter(
             Method resourceMethod,
             boolean guarded,
             OperationPolicy policy,
             IdempotencyEngine engine,
-            HttpSettings http) {
+            HttpSettings http,
+            FilteredRequest seen) {
         this.resourceMethod = resourceMethod;
         this.guarded = guarded;
         this.policy = policy;
         this.engine = engine;
         this.http = http;
+        this.seen = seen;
         // Only guarded methods are operations; a GET on an @Idempotent class is not counted.
         this.events = guarded ? engine.events(policy.name()) : OperationEvents.NONE;
         // The store writes this operation's records in the caller's transaction: the filter begins it.
@@ -93,6 +99,8 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
 
     @Override
     public void filter(ContainerRequestContext request) throws IOException {
+        // First, whatever follows: the interceptor refuses a resource method whose request this filter never saw.
+        seen.filtered();
         if (!guarded) {
             return;
         }
@@ -161,9 +169,10 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             abort(request, replay(replay, key));
             return;
         }
-        request.setProperty(
-                UnsettledRequest.PROPERTY,
-                new UnsettledRequest((Admission.Owned) claim, engine, tx, fingerprint, http::releases));
+        UnsettledRequest pending =
+                new UnsettledRequest((Admission.Owned) claim, engine, tx, fingerprint, http::releases);
+        request.setProperty(UnsettledRequest.PROPERTY, pending);
+        seen.owns(pending);
     }
 
     @Override

@@ -40,22 +40,22 @@ public final class LateResume {
 
     /**
      * The {@code AsyncResponse} to hand the resource method: a watched one when the request owns a
-     * claim (the value of the request attribute the filter sets), else {@code response} itself.
+     * claim (what the filter left: {@link FilteredRequest}), else {@code response} itself.
      *
      * @param response the container's {@code AsyncResponse}
-     * @param requestAttribute the servlet request's attribute named {@link #ATTRIBUTE}, or {@code null}
+     * @param claim the request's claim as {@link FilteredRequest#take} gave it, or {@code null}
      * @param method the resource method, for its {@code @Produces}
      */
-    public static AsyncResponse watch(AsyncResponse response, Object requestAttribute, Method method) {
-        if (!(requestAttribute instanceof UnsettledRequest pending) || pending.settled()) {
+    public static AsyncResponse watch(AsyncResponse response, Object claim, Method method) {
+        if (!(claim instanceof UnsettledRequest pending) || pending.settled()) {
             return response;
         }
         return new Watched(response, pending, method);
     }
 
-    /** Whether {@code requestAttribute} is a claim its request owns and has not settled yet. */
-    public static boolean owns(Object requestAttribute) {
-        return requestAttribute instanceof UnsettledRequest pending && !pending.settled();
+    /** Whether {@code claim} is a claim its request owns and has not settled yet. */
+    public static boolean owns(Object claim) {
+        return claim instanceof UnsettledRequest pending && !pending.settled();
     }
 
     /**
@@ -65,13 +65,13 @@ public final class LateResume {
      * its own timeout included, releases it, as an unmapped exception does). Does nothing for another
      * failure or in the joined mode, whose transaction ends with the response.
      *
-     * @param requestAttribute the servlet request's attribute named {@link #ATTRIBUTE}
+     * @param claim the request's claim as {@link FilteredRequest#take} gave it
      * @param body where the body reports how it ended
      * @param method the resource method, for its {@code @Produces}
      */
-    public static void timedOut(Object requestAttribute, Throwable failure, WorkTransactions body, Method method) {
+    public static void timedOut(Object claim, Throwable failure, WorkTransactions body, Method method) {
         if (!GuardedMethod.isTimeout(failure)
-                || !(requestAttribute instanceof UnsettledRequest pending)
+                || !(claim instanceof UnsettledRequest pending)
                 || !pending.bodyOutlivesResponse()) {
             return;
         }
@@ -80,9 +80,6 @@ public final class LateResume {
             pending.resumedLate(() -> render(outcome, produces(method)));
         });
     }
-
-    /** The servlet request attribute holding a request's unsettled claim. */
-    public static final String ATTRIBUTE = UnsettledRequest.PROPERTY;
 
     private static MediaType produces(Method method) {
         Produces p = method.getAnnotation(Produces.class);

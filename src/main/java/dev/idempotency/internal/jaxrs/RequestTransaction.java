@@ -2,11 +2,11 @@ package dev.idempotency.internal.jaxrs;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.internal.stores.ContainerResources;
 import jakarta.transaction.Status;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.UserTransaction;
 import java.lang.System.Logger.Level;
-import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
 /**
@@ -32,19 +32,26 @@ final class RequestTransaction {
     }
 
     /**
-     * The application's {@code java:comp/UserTransaction}. It stands for whatever transaction is on
-     * the calling thread, so one lookup serves every request of the deployment.
+     * The application's {@code UserTransaction}: the CDI bean of that type where there is one
+     * (Helidon's JTA, Quarkus), else {@code java:comp/UserTransaction}. It stands for whatever
+     * transaction is on the calling thread, so one lookup serves every request of the deployment.
      *
-     * @throws IdempotencyConfigurationException the server has none
+     * @throws IdempotencyConfigurationException the runtime has none
      */
     static UserTransaction lookup(String operation) {
+        UserTransaction bean =
+                ContainerResources.bean(UserTransaction.class, null).orElse(null);
+        if (bean != null) {
+            return bean;
+        }
         try {
-            return (UserTransaction) new InitialContext().lookup("java:comp/UserTransaction");
-        } catch (NamingException e) {
+            return (UserTransaction) ContainerResources.jndi("java:comp/UserTransaction");
+        } catch (NamingException | ClassCastException e) {
             throw new IdempotencyConfigurationException(
                     "Operation '" + operation + "' uses the joined transaction mode, in which the Idempotency-Key"
-                            + " filter begins a JTA transaction, but java:comp/UserTransaction is not available to"
-                            + " this JAX-RS application (" + e + "); use the separate mode for this operation.",
+                            + " filter begins a JTA transaction, but neither a CDI bean of type UserTransaction nor"
+                            + " java:comp/UserTransaction is available to this JAX-RS application (" + e + "); add"
+                            + " the runtime's JTA integration, or use the separate mode for this operation.",
                     e);
         }
     }

@@ -4,7 +4,6 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.StoreKeys;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
 /**
@@ -55,8 +54,9 @@ public final class JoinedMode {
     }
 
     /**
-     * The JTA registry at one JNDI name, looked up on first use and kept: how both joining stores find
-     * the caller's transaction.
+     * The JTA registry, looked up on first use and kept: how both joining stores find the caller's
+     * transaction. The CDI bean of its type where there is one (Helidon's JTA, Quarkus), else the one
+     * bound at the JNDI name.
      */
     public static final class Registry {
         private final String name;
@@ -80,10 +80,14 @@ public final class JoinedMode {
         public TransactionSynchronizationRegistry get() {
             TransactionSynchronizationRegistry r = found;
             if (r == null) {
-                try {
-                    r = (TransactionSynchronizationRegistry) new InitialContext().lookup(name);
-                } catch (NamingException | ClassCastException e) {
-                    throw noRegistry(store, name, e);
+                r = ContainerResources.bean(TransactionSynchronizationRegistry.class, null)
+                        .orElse(null);
+                if (r == null) {
+                    try {
+                        r = (TransactionSynchronizationRegistry) ContainerResources.jndi(name);
+                    } catch (NamingException | ClassCastException e) {
+                        throw noRegistry(store, name, e);
+                    }
                 }
                 found = r;
             }

@@ -1,10 +1,6 @@
 package dev.idempotency.ops.openapi;
 
 import dev.idempotency.internal.jaxrs.GuardedRoutes;
-import jakarta.servlet.ServletContainerInitializer;
-import jakarta.servlet.ServletContext;
-import jakarta.servlet.annotation.HandlesTypes;
-import jakarta.ws.rs.Path;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
@@ -32,17 +28,17 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * OpenAPI document at deployment, before JAX-RS binds its filters.
  *
  * <ul>
- *   <li>As a {@code ServletContainerInitializer} (listed in {@code
- *       META-INF/services/jakarta.servlet.ServletContainerInitializer}), the servlet container hands it
- *       every {@code @Path} class of the WAR when the web application starts (Payara, WildFly).
+ *   <li>On a servlet container, {@link GuardedOperationsInitializer} hands it every {@code @Path} class
+ *       of the WAR when the web application starts (Payara, WildFly).
  *   <li>A server that builds the document before that (Open Liberty builds it while the application is
  *       starting, before its web module's initializers run) gets the routes from {@link #of(ClassLoader)}
  *       reading the application's own class files: {@code WEB-INF/classes} and the jars of {@code
  *       WEB-INF/lib}, each class whose bytes name {@code jakarta.ws.rs.Path} loaded without initialization.
  * </ul>
+ *
+ * Names no Servlet type, so that the OpenAPI filter loads on runtimes without Servlet.
  */
-@HandlesTypes(Path.class)
-public class GuardedOperations implements ServletContainerInitializer {
+public final class GuardedOperations {
 
     private static final System.Logger LOG = System.getLogger(GuardedOperations.class.getName());
     /** The routes each web application's start collected, by its class loader. */
@@ -57,12 +53,10 @@ public class GuardedOperations implements ServletContainerInitializer {
     public record Route(
             String httpMethod, String template, String operation, String header, boolean required, int keyMaxLength) {}
 
-    /** Created by the servlet container. */
-    public GuardedOperations() {}
+    private GuardedOperations() {}
 
-    @Override
-    public void onStartup(Set<Class<?>> classes, ServletContext context) {
-        ClassLoader loader = context.getClassLoader();
+    /** The {@code @Path} classes of the web application of {@code loader}, as it starts. */
+    static void collected(Set<Class<?>> classes, ClassLoader loader) {
         try {
             BY_LOADER.put(loader, routes(classes == null ? Set.of() : classes, loader));
         } catch (RuntimeException | LinkageError e) {

@@ -1,5 +1,6 @@
 package dev.idempotency.internal.cdi;
 
+import dev.idempotency.internal.jaxrs.FilteredRequest;
 import java.util.Map;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.junit5.WeldInitiator;
@@ -14,7 +15,11 @@ final class WeldBoot {
         TestConfig.use(config);
         return WeldInitiator.createWeld()
                 .addExtension(new IdempotencyExtension())
-                .addBeanClasses(IdempotentInterceptor.class, IdempotentWorkInterceptor.class, IdempotencyRuntime.class)
+                .addBeanClasses(
+                        IdempotentInterceptor.class,
+                        IdempotentWorkInterceptor.class,
+                        IdempotencyRuntime.class,
+                        FilteredRequest.class)
                 .addBeanClasses(beans);
     }
 

@@ -1,12 +1,12 @@
 package dev.idempotency.internal.stores.jpa;
 
 import dev.idempotency.IdempotencyConfigurationException;
+import dev.idempotency.internal.stores.ContainerResources;
 import dev.idempotency.internal.stores.JoinedMode;
 import dev.idempotency.spi.ConfigLookup;
 import java.lang.System.Logger.Level;
 import java.sql.SQLException;
 import java.time.Clock;
-import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
 
@@ -18,12 +18,15 @@ import javax.sql.DataSource;
 public final class JpaStores {
 
     private static final System.Logger LOG = System.getLogger(JpaStores.class.getName());
+    private static final String JTA_REGISTRY = "jakarta.transaction.TransactionSynchronizationRegistry";
 
     private JpaStores() {}
 
     /**
-     * The store in a Jakarta EE container: on the JTA data source named by {@link
-     * JpaStoreSettings#DATASOURCE}, joining callers' transactions through the JTA registry.
+     * The store in a container: on the data source named by {@link JpaStoreSettings#DATASOURCE}
+     * ({@link #dataSource}). Where the JTA API is present it joins callers' transactions through the JTA
+     * registry; without it (Helidon or Quarkus without a transaction manager) every statement runs on
+     * its own, {@code separate} mode only.
      *
      * @param settings the application's configuration
      * @param runner starts the store's own transactions
@@ -33,18 +36,12 @@ public final class JpaStores {
     static JpaIdempotencyStore inContainer(ConfigLookup settings, JtaTransactionRunner runner) {
         JpaStoreSettings jpa = JpaStoreSettings.from(settings);
         String name = jpa.datasource();
-        DataSource dataSource;
-        try {
-            dataSource = (DataSource) new InitialContext().lookup(name);
-        } catch (NamingException | ClassCastException e) {
-            throw new DataSourceNotFound(
-                    "The JPA idempotency store cannot find the data source '" + name + "' (config key '"
-                            + JpaStoreSettings.DATASOURCE + "'): " + e
-                            + ". Name a JTA data source the application can look up, e.g. java:app/jdbc/orders.",
-                    e);
-        }
-        JpaIdempotencyStore s = start(
-                new JtaConnections(dataSource, runner, JoinedMode.registryName(settings)), jpa, Clock.systemUTC());
+        DataSource dataSource = dataSource(name);
+        // JtaConnections names JTA types: loaded only where the JTA API is.
+        Connections connections = ContainerResources.present(JTA_REGISTRY)
+                ? new JtaConnections(dataSource, runner, JoinedMode.registryName(settings))
+                : new DataSourceConnections(dataSource);
+        JpaIdempotencyStore s = start(connections, jpa, Clock.systemUTC());
         LOG.log(
                 Level.INFO,
                 "JPA idempotency store on {0} ({1}), {2}",
@@ -54,6 +51,34 @@ public final class JpaStores {
                         ? "settlement notices on channel " + JpaIdempotencyStore.CHANNEL
                         : "no settlement notices (waiters poll)");
         return s;
+    }
+
+    /**
+     * The data source named {@code name}: the CDI bean {@code @Named(name)} of type {@code DataSource}
+     * (Helidon's and Quarkus's data sources are CDI beans), for the default name the default {@code
+     * DataSource} bean, else the one JNDI binds at {@code name} (the Jakarta EE servers).
+     *
+     * @throws DataSourceNotFound none of these exists
+     */
+    static DataSource dataSource(String name) {
+        boolean byDefault = name.equals(JpaStoreSettings.DEFAULT_DATASOURCE);
+        DataSource bean = ContainerResources.bean(DataSource.class, byDefault ? null : name)
+                .orElse(null);
+        if (bean != null) {
+            return bean;
+        }
+        try {
+            return (DataSource) ContainerResources.jndi(name);
+        } catch (NamingException | ClassCastException e) {
+            throw new DataSourceNotFound(
+                    "The JPA idempotency store cannot find the data source '" + name + "' (config key '"
+                            + JpaStoreSettings.DATASOURCE + "'): no CDI bean of type javax.sql.DataSource "
+                            + (byDefault ? "with the default qualifier" : "named '" + name + "'")
+                            + ", and no JNDI binding (" + e + "). Name a data source the application can look"
+                            + " up: its JNDI name (e.g. java:app/jdbc/orders), or the name of a @Named DataSource"
+                            + " bean (on Helidon, the <name> of javax.sql.DataSource.<name>.*).",
+                    e);
+        }
     }
 
     /**

@@ -60,9 +60,15 @@ final class JtaConnections implements Connections {
         }
     }
 
+    /** Where a JTA registry is found: a runtime with the JTA API but no transaction manager has none. */
     @Override
     public boolean canJoin() {
-        return true;
+        try {
+            registry();
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     @Override

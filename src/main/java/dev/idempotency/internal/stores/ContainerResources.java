@@ -1,0 +1,61 @@
+package dev.idempotency.internal.stores;
+
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.literal.NamedLiteral;
+import jakarta.enterprise.inject.spi.CDI;
+import java.util.Optional;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * Finds a container resource (a data source, the JTA registry, the user transaction) the way every
+ * runtime offers one: as a CDI bean first (Helidon and Quarkus offer their data sources and
+ * transaction services only so), then in JNDI (the Jakarta EE servers). Internal.
+ */
+public final class ContainerResources {
+
+    private ContainerResources() {}
+
+    /**
+     * The one CDI bean of {@code type}, with {@code @Named(name)} when a name is given, else with the
+     * default qualifier; empty when there is none (or no CDI container here) or when it is ambiguous.
+     *
+     * @param name a bean name, or {@code null} for the default bean
+     */
+    public static <T> Optional<T> bean(Class<T> type, String name) {
+        Instance<T> found;
+        try {
+            Instance<Object> all = CDI.current();
+            found = name == null ? all.select(type) : all.select(type, NamedLiteral.of(name));
+        } catch (IllegalStateException | LinkageError e) {
+            return Optional.empty(); // no CDI container, or one without this type's API
+        }
+        return found.isResolvable() ? Optional.of(found.get()) : Optional.empty();
+    }
+
+    /**
+     * The object bound at {@code jndiName}.
+     *
+     * @throws NamingException nothing is bound there, or there is no JNDI here
+     */
+    public static Object jndi(String jndiName) throws NamingException {
+        try {
+            return new InitialContext().lookup(jndiName);
+        } catch (RuntimeException | LinkageError e) {
+            // A runtime with no JNDI provider (Helidon, Quarkus) may fail with an unchecked error.
+            NamingException n = new NamingException("no JNDI here: " + e);
+            n.initCause(e);
+            throw n;
+        }
+    }
+
+    /** Whether the class {@code name} can be loaded by this library: an optional API is present. */
+    public static boolean present(String name) {
+        try {
+            Class.forName(name, false, ContainerResources.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+}
