@@ -38,6 +38,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -97,7 +98,7 @@ public class IdempotencyRuntime implements EntryPointServices {
         GlobalSettings global = GlobalSettings.from(settings);
         guardPriority = global.interceptorPriority();
         ScheduledExecutorService scheduler = scheduler();
-        keepAlive = global.keepAliveEnabled() ? KeepAlive.on(scheduler, global.keepAliveMaxDuration()) : KeepAlive.OFF;
+        keepAlive = global.keepAliveEnabled() ? keepAlive(scheduler, global.keepAliveMaxDuration()) : KeepAlive.OFF;
         engine = new IdempotencyEngine(
                 selectStore(global.store()),
                 global.retryAfter(),
@@ -260,7 +261,8 @@ public class IdempotencyRuntime implements EntryPointServices {
 
     /**
      * The server's managed scheduler, else one of our own with two daemon threads, so that a slow purge
-     * never delays the keep-alive.
+     * never delays the keep-alive's look at the running calls (the renewals themselves run on threads of
+     * the keep-alive's own).
      */
     private ScheduledExecutorService scheduler() {
         ScheduledExecutorService scheduler = managedScheduler();
@@ -274,6 +276,24 @@ public class IdempotencyRuntime implements EntryPointServices {
             scheduler = ownScheduler;
         }
         return scheduler;
+    }
+
+    /**
+     * The keep-alive, renewing on threads of the server's managed thread factory where there is one: a
+     * store's renewal may need the application's context (the JPA store's JTA registry, looked up in
+     * JNDI), which a thread of our own lacks.
+     */
+    private static KeepAlive keepAlive(ScheduledExecutorService scheduler, java.time.Duration maxDuration) {
+        ThreadFactory threads = managedThreadFactory();
+        return threads != null ? KeepAlive.on(scheduler, threads, maxDuration) : KeepAlive.on(scheduler, maxDuration);
+    }
+
+    private static ThreadFactory managedThreadFactory() {
+        try {
+            return (ThreadFactory) new InitialContext().lookup("java:comp/DefaultManagedThreadFactory");
+        } catch (NamingException | RuntimeException | NoClassDefFoundError e) {
+            return null;
+        }
     }
 
     /** Deletes expired records in batches until a batch comes back short. */

@@ -8,11 +8,15 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The lease keep-alive: while a guarded call runs, its claim is renewed ({@link
@@ -26,9 +30,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * idempotency.keep-alive.max-duration}: past it the claim is left to end with its lease, so that a
  * call that never ends (a stage nobody completes) cannot block its key forever.
  *
- * <p>One task on the scheduler looks at the running calls every {@link #TICK} and renews those that
- * are due; a call shorter than a third of its lease costs an entry in a map and nothing else.
- * Thread-safe.
+ * <p>One task on the scheduler looks at the running calls every {@link #TICK} and hands each call that
+ * is due to a pool of at most {@link #RENEWERS} threads, which renew it; a call shorter than a third of
+ * its lease costs an entry in a map and nothing else. A call has at most one renewal in flight, and the
+ * next is due a third of a lease after that one started, so a renewal the store is slow to answer (a
+ * lock held on its record, a hung connection, a store's command timeout) delays that call's renewals
+ * only: the others go on while fewer than {@link #RENEWERS} renewals hang at once. A call whose own
+ * renewal has not returned when its lease ends is reported once at WARN, as one whose renewal failed
+ * until then: nothing else can keep its claim. Thread-safe.
  */
 public final class KeepAlive {
 
@@ -36,6 +45,14 @@ public final class KeepAlive {
 
     /** How often the running calls are looked at. */
     static final Duration TICK = Duration.ofMillis(50);
+
+    /** How many renewals run at once at most; more wait for a free thread. */
+    static final int RENEWERS = 8;
+
+    /** How long a renewal thread stays without work before it ends. */
+    private static final Duration IDLE = Duration.ofSeconds(30);
+
+    private static final AtomicInteger THREADS = new AtomicInteger();
 
     /** Config key: whether running calls' claims are renewed (default true). */
     public static final String ENABLED = "idempotency.keep-alive.enabled";
@@ -45,37 +62,67 @@ public final class KeepAlive {
     public static final Duration DEFAULT_MAX_DURATION = Duration.ofHours(1);
 
     /** Renews nothing: calls run on their lease alone. */
-    public static final KeepAlive OFF = new KeepAlive(null, DEFAULT_MAX_DURATION);
+    public static final KeepAlive OFF = new KeepAlive(null, null, DEFAULT_MAX_DURATION);
 
     private final ScheduledExecutorService scheduler;
+    private final ThreadPoolExecutor renewers;
     private final long maxNanos;
     private final Map<String, Running> running = new ConcurrentHashMap<>();
     private final AtomicBoolean unsupportedReported = new AtomicBoolean();
     private volatile boolean storeCannotRenew;
+    private volatile boolean stopped;
     private volatile ScheduledFuture<?> ticks;
 
-    private KeepAlive(ScheduledExecutorService scheduler, Duration maxDuration) {
+    private KeepAlive(ScheduledExecutorService scheduler, ThreadFactory threads, Duration maxDuration) {
         this.scheduler = scheduler;
         this.maxNanos = maxDuration.toNanos();
+        if (threads == null) {
+            this.renewers = null;
+        } else {
+            // Threads are started as renewals come and end when idle. The queue holds at most one task
+            // per tracked call, since a call has at most one renewal in flight.
+            this.renewers = new ThreadPoolExecutor(
+                    RENEWERS, RENEWERS, IDLE.toNanos(), TimeUnit.NANOSECONDS, new LinkedBlockingQueue<>(), threads);
+            this.renewers.allowCoreThreadTimeOut(true);
+        }
     }
 
     /**
-     * A keep-alive that renews on {@code scheduler} (one periodic task, started with the first call).
+     * A keep-alive that looks at the running calls on {@code scheduler} and renews them on daemon threads
+     * of its own.
      *
      * @param maxDuration how long one call's claim is renewed at most
      */
     public static KeepAlive on(ScheduledExecutorService scheduler, Duration maxDuration) {
+        return on(scheduler, KeepAlive::daemon, maxDuration);
+    }
+
+    /**
+     * A keep-alive that looks at the running calls on {@code scheduler} (one periodic task, started with
+     * the first call) and renews them on at most {@link #RENEWERS} threads made by {@code threads} (in a
+     * container, its managed thread factory: a store may need the application's context).
+     *
+     * @param maxDuration how long one call's claim is renewed at most
+     */
+    public static KeepAlive on(ScheduledExecutorService scheduler, ThreadFactory threads, Duration maxDuration) {
         Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(threads, "threads");
         if (maxDuration.isNegative() || maxDuration.isZero()) {
             throw new IdempotencyConfigurationException(
                     "Config key '" + MAX_DURATION + "' is " + maxDuration + "; set a positive duration such as PT1H.");
         }
-        return new KeepAlive(scheduler, maxDuration);
+        return new KeepAlive(scheduler, threads, maxDuration);
+    }
+
+    private static Thread daemon(Runnable task) {
+        Thread t = new Thread(task, "idempotency-keep-alive-" + THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
     }
 
     /** Whether this keep-alive renews anything. */
     public boolean enabled() {
-        return scheduler != null && !storeCannotRenew;
+        return scheduler != null && !storeCannotRenew && !stopped;
     }
 
     /** How many calls are kept alive now; for tests and diagnostics. */
@@ -140,11 +187,18 @@ public final class KeepAlive {
      */
     public record Claim(String storeKey, String owner, Duration lease, String operation, String display) {}
 
-    /** Stops the periodic task. */
+    /**
+     * Stops the periodic task and the renewal threads (interrupting renewals in flight), without waiting
+     * for a renewal the store does not answer. Nothing is renewed afterwards.
+     */
     public void stop() {
+        stopped = true;
         ScheduledFuture<?> t = ticks;
         if (t != null) {
             t.cancel(false);
+        }
+        if (renewers != null) {
+            renewers.shutdownNow();
         }
         running.clear();
     }
@@ -167,39 +221,100 @@ public final class KeepAlive {
         }
     }
 
-    /** Renews every call that is due. Never throws: a failure is retried at a later tick. */
+    /**
+     * Hands every call that is due, and has no renewal in flight, to the renewal threads. Never blocks
+     * on the store, and never throws.
+     */
     void tick() {
         long now = System.nanoTime();
         for (Running r : running.values()) {
+            if (r.inFlight.get()) {
+                reportIfLeaseEnded(r, now, null);
+                continue;
+            }
             if (now - r.renewAt < 0) {
                 continue;
             }
+            if (now - r.started - maxNanos >= 0) {
+                stopAtMaximum(r);
+                continue;
+            }
+            r.renewalStarted = now;
+            r.inFlight.set(true);
             try {
-                renew(r, now);
-            } catch (RuntimeException e) {
-                // An unexpected failure must not stop the task that keeps the other calls alive.
-                LOG.log(Level.DEBUG, r.claim.display() + ": renewing the claim failed", e);
-                r.renewAt = now + TICK.toNanos() * 4;
+                renewers.execute(() -> renewInFlight(r));
+            } catch (RejectedExecutionException e) {
+                // Stopped meanwhile: nothing to keep alive for.
+                r.inFlight.set(false);
+                return;
             }
         }
     }
 
+    /** Runs on a renewal thread: renews {@code r} unless its call was settled while it waited. */
+    private void renewInFlight(Running r) {
+        long now = System.nanoTime();
+        try {
+            if (running.get(r.claim.owner()) == r) {
+                renew(r, now);
+            }
+        } catch (RuntimeException e) {
+            // An unexpected failure is retried a little later, like a store failure.
+            LOG.log(Level.DEBUG, r.claim.display() + ": renewing the claim failed", e);
+            r.renewAt = now + TICK.toNanos() * 4;
+        } finally {
+            // After renewAt was set: the task that sees this sees when the call is due next.
+            r.inFlight.set(false);
+        }
+    }
+
+    private void stopAtMaximum(Running r) {
+        Claim claim = r.claim;
+        running.remove(claim.owner(), r);
+        LOG.log(
+                Level.WARNING,
+                "{0}: the call of operation ''{1}'' still runs after {2}; its claim is no longer renewed and ends"
+                        + " with its lease ({3}), after which a duplicate runs again. Find out why the call does not"
+                        + " end, or raise ''{4}''.",
+                claim.display(),
+                claim.operation(),
+                Duration.ofNanos(maxNanos),
+                claim.lease(),
+                MAX_DURATION);
+    }
+
+    /**
+     * Reports, once per call, that its lease ended before a renewal got through: {@code failure} is the
+     * store's last error, or null while a renewal is still waiting for the store.
+     */
+    private boolean reportIfLeaseEnded(Running r, long now, RuntimeException failure) {
+        Claim claim = r.claim;
+        if (stopped
+                || now - (r.renewedAt + claim.lease().toNanos()) < 0
+                || !r.leaseEndReported.compareAndSet(false, true)) {
+            return false;
+        }
+        String why = failure != null
+                ? "because the store failed"
+                : "because its renewal, started "
+                        + Duration.ofNanos(now - r.renewalStarted).toMillis()
+                        + " ms ago, has not returned (the store does not answer for this key: a lock held on its"
+                        + " record, a hung connection)";
+        LOG.log(
+                Level.WARNING,
+                claim.display() + ": the claim of a running call of operation '"
+                        + claim.operation()
+                        + "' could not be renewed before its lease ("
+                        + claim.lease()
+                        + ") ended, "
+                        + why
+                        + "; a duplicate may now take the key over and run the operation again. Check the store.",
+                failure);
+        return true;
+    }
+
     private void renew(Running r, long now) {
         Claim claim = r.claim;
-        if (now - r.started - maxNanos >= 0) {
-            running.remove(claim.owner(), r);
-            LOG.log(
-                    Level.WARNING,
-                    "{0}: the call of operation ''{1}'' still runs after {2}; its claim is no longer renewed and ends"
-                            + " with its lease ({3}), after which a duplicate runs again. Find out why the call does not"
-                            + " end, or raise ''{4}''.",
-                    claim.display(),
-                    claim.operation(),
-                    Duration.ofNanos(maxNanos),
-                    claim.lease(),
-                    MAX_DURATION);
-            return;
-        }
         boolean renewed;
         boolean timed = r.observer.timesStoreCalls();
         long started = timed ? System.nanoTime() : 0;
@@ -224,26 +339,14 @@ public final class KeepAlive {
             if (timed) {
                 r.observer.storeCall(StorePrimitive.RENEW, System.nanoTime() - started, true);
             }
-            long leaseEnd = r.renewedAt + claim.lease().toNanos();
-            if (now - leaseEnd >= 0 && !r.leaseEndReported) {
-                r.leaseEndReported = true;
-                LOG.log(
-                        Level.WARNING,
-                        claim.display() + ": the claim of a running call of operation '"
-                                + claim.operation()
-                                + "' could not be renewed before its lease ("
-                                + claim.lease()
-                                + ") ended, because the store failed; a duplicate may now take the key over and run"
-                                + " the operation again. Check the store.",
-                        e);
-            } else {
+            if (!reportIfLeaseEnded(r, System.nanoTime(), e) && !stopped) {
                 LOG.log(
                         Level.DEBUG,
                         "{0}: renewing the claim failed ({1}); trying again",
                         claim.display(),
                         e.toString());
             }
-            r.renewAt = now + Math.min(interval(claim), TICK.toNanos() * 4);
+            r.renewAt = System.nanoTime() + Math.min(interval(claim), TICK.toNanos() * 4);
             return;
         }
         if (!renewed) {
@@ -269,9 +372,16 @@ public final class KeepAlive {
         final IdempotencyStore store;
         final IdempotencyObserver observer;
         final long started;
+        /** Whether a renewal is queued or running: a call has one at most. */
+        final AtomicBoolean inFlight = new AtomicBoolean();
+
+        final AtomicBoolean leaseEndReported = new AtomicBoolean();
+        /** When the last successful renewal started (its lease counts from then at the latest). */
         volatile long renewedAt;
+
         volatile long renewAt;
-        volatile boolean leaseEndReported;
+        /** When the renewal in flight was handed to the renewal threads. */
+        volatile long renewalStarted;
 
         Running(Claim claim, IdempotencyStore store, IdempotencyObserver observer, long started, long renewAt) {
             this.claim = claim;

@@ -30,8 +30,11 @@ class KeepAliveTest {
     private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
     private final ExecutorService callers = Executors.newFixedThreadPool(5);
 
+    private final List<KeepAlive> started = new ArrayList<>();
+
     @AfterEach
     void stop() {
+        started.forEach(KeepAlive::stop);
         scheduler.shutdownNow();
         callers.shutdownNow();
     }
@@ -47,7 +50,9 @@ class KeepAliveTest {
     }
 
     private KeepAlive on() {
-        return KeepAlive.on(scheduler, KeepAlive.DEFAULT_MAX_DURATION);
+        KeepAlive keepAlive = KeepAlive.on(scheduler, KeepAlive.DEFAULT_MAX_DURATION);
+        started.add(keepAlive);
+        return keepAlive;
     }
 
     /**
@@ -213,6 +218,181 @@ class KeepAliveTest {
         assertThat(waitFor(Duration.ofSeconds(5), () -> keepAlive.tracked() == 0))
                 .as("renewal stopped once the claim was gone; still tracked: %d", keepAlive.tracked())
                 .isTrue();
+    }
+
+    /**
+     * A renewal that hangs (a row lock, a hung connection) delays no other claim's: while the slow
+     * claim's renewal blocks for three of the quick claim's leases, the quick one is renewed every third
+     * of its lease and a duplicate of it is refused throughout. The slow claim has one renewal in flight.
+     */
+    @Test
+    void aRenewalThatHangsDelaysNoOtherClaimsRenewal() throws Exception {
+        MemoryIdempotencyStore memory = new MemoryIdempotencyStore();
+        OperationPolicy policy = policy(LEASE);
+        RecordKey slowKey = RecordKey.of("op", "", "hangs-" + System.nanoTime());
+        RecordKey quickKey = RecordKey.of("op", "", "quick-" + System.nanoTime());
+        CountDownLatch unblock = new CountDownLatch(1);
+        AtomicInteger slowInFlight = new AtomicInteger();
+        AtomicInteger slowMostInFlight = new AtomicInteger();
+        AtomicInteger slowRenewals = new AtomicInteger();
+        List<Long> quickRenewals = java.util.Collections.synchronizedList(new ArrayList<>());
+        IdempotencyStore store = new DelegatingStore(memory) {
+            @Override
+            public boolean renew(String key, String owner, Duration lease) {
+                if (key.equals(slowKey.storeKey())) {
+                    slowRenewals.incrementAndGet();
+                    slowMostInFlight.accumulateAndGet(slowInFlight.incrementAndGet(), Math::max);
+                    try {
+                        unblock.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } finally {
+                        slowInFlight.decrementAndGet();
+                    }
+                } else if (key.equals(quickKey.storeKey())) {
+                    quickRenewals.add(System.nanoTime());
+                }
+                return super.renew(key, owner, lease);
+            }
+        };
+        List<String> warnings = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(KeepAlive.class.getName());
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    warnings.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        log.addHandler(capture);
+        KeepAlive keepAlive = on();
+        IdempotencyEngine engine = engine(store, keepAlive);
+        Admission.Owned slow = (Admission.Owned) engine.begin(policy, slowKey, "fp");
+        long began = System.nanoTime();
+        Admission.Owned quick = (Admission.Owned) engine.begin(policy, quickKey, "fp");
+        long blockEnd = began + LEASE.toNanos() * 3;
+        List<Long> duplicatesRun = new ArrayList<>();
+        int duplicatesRefused = 0;
+        try {
+            while (System.nanoTime() < blockEnd) {
+                try {
+                    Admission a = engine.begin(policy, quickKey, "fp");
+                    duplicatesRun.add((System.nanoTime() - began) / 1_000_000);
+                    if (a instanceof Admission.Owned owned) {
+                        engine.release(owned);
+                    }
+                } catch (IdempotencyInProgressException refused) {
+                    duplicatesRefused++;
+                }
+                Thread.sleep(50);
+            }
+        } finally {
+            unblock.countDown();
+            log.removeHandler(capture);
+        }
+        long ended = System.nanoTime();
+        engine.complete(quick, new byte[] {1});
+        engine.complete(slow, new byte[] {1});
+
+        List<Long> times = new ArrayList<>();
+        times.add(began);
+        synchronized (quickRenewals) {
+            quickRenewals.stream().filter(t -> t - ended < 0).forEach(times::add);
+        }
+        times.add(blockEnd);
+        long longestGap = 0;
+        List<Long> at = new ArrayList<>();
+        for (int i = 1; i < times.size(); i++) {
+            longestGap = Math.max(longestGap, times.get(i) - times.get(i - 1));
+            if (i < times.size() - 1) {
+                at.add((times.get(i) - began) / 1_000_000);
+            }
+        }
+        assertThat(longestGap / 1_000_000)
+                .as(
+                        "longest time (ms) without a renewal of the quick claim (lease %d ms) in the %d ms the other's"
+                                + " renewal hung; renewed at %s ms",
+                        LEASE.toMillis(), LEASE.toMillis() * 3, at)
+                .isLessThan(LEASE.toMillis());
+        assertThat(duplicatesRun)
+                .as("times (ms) a duplicate of the quick claim ran; %d were refused", duplicatesRefused)
+                .isEmpty();
+        assertThat(slowMostInFlight.get())
+                .as("renewals of the slow claim in flight at once (%d in all)", slowRenewals.get())
+                .isEqualTo(1);
+        // The slow claim's lease ended while its renewal hung: an operator must look at the store.
+        assertThat(warnings)
+                .as("warnings of the keep-alive")
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains(slowKey.toString(), "has not returned", "Check the store")
+                .doesNotContain(quickKey.toString());
+    }
+
+    /**
+     * However many renewals hang, at most {@link KeepAlive#RENEWERS} threads run them, and stopping the
+     * keep-alive ends those threads (the hung renewals are interrupted) and renews nothing more.
+     */
+    @Test
+    void renewalsRunOnBoundedThreadsThatEndWithTheKeepAlive() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger mostInFlight = new AtomicInteger();
+        AtomicInteger interrupted = new AtomicInteger();
+        IdempotencyStore store = new DelegatingStore(new MemoryIdempotencyStore()) {
+            @Override
+            public boolean renew(String key, String owner, Duration lease) {
+                mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                try {
+                    never.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    interrupted.incrementAndGet();
+                    Thread.currentThread().interrupt();
+                } finally {
+                    inFlight.decrementAndGet();
+                }
+                return super.renew(key, owner, lease);
+            }
+        };
+        List<Thread> threads = java.util.Collections.synchronizedList(new ArrayList<>());
+        KeepAlive keepAlive = KeepAlive.on(
+                scheduler,
+                r -> {
+                    Thread t = new Thread(r, "test-renewer");
+                    t.setDaemon(true);
+                    threads.add(t);
+                    return t;
+                },
+                KeepAlive.DEFAULT_MAX_DURATION);
+        IdempotencyEngine engine = engine(store, keepAlive);
+        int claims = KeepAlive.RENEWERS * 3;
+        for (int i = 0; i < claims; i++) {
+            engine.begin(policy(LEASE), RecordKey.of("op", "", "hung-" + i + "-" + System.nanoTime()), "fp");
+        }
+        try {
+            assertThat(waitFor(Duration.ofSeconds(5), () -> inFlight.get() == KeepAlive.RENEWERS))
+                    .as("renewals in flight: %d", inFlight.get())
+                    .isTrue();
+            Thread.sleep(LEASE.toMillis()); // more renewals are due meanwhile: they wait for a thread
+            assertThat(mostInFlight.get()).as("renewals in flight at once").isEqualTo(KeepAlive.RENEWERS);
+            assertThat(threads).as("renewal threads").hasSize(KeepAlive.RENEWERS);
+        } finally {
+            keepAlive.stop();
+        }
+        assertThat(waitFor(Duration.ofSeconds(5), () -> threads.stream().noneMatch(Thread::isAlive)))
+                .as(
+                        "renewal threads ended after stop; alive: %d",
+                        threads.stream().filter(Thread::isAlive).count())
+                .isTrue();
+        assertThat(interrupted.get()).as("hung renewals interrupted").isEqualTo(KeepAlive.RENEWERS);
+        assertThat(keepAlive.tracked()).isZero();
+        assertThat(keepAlive.enabled()).as("enabled after stop").isFalse();
     }
 
     private static boolean waitFor(Duration limit, BooleanSupplier condition) throws InterruptedException {
