@@ -60,6 +60,9 @@ public interface IdempotencyStore {
     /**
      * {@link #complete(String, String, byte[], Duration)} for a guarded operation. In the joined mode
      * the record is written in the caller's transaction, and becomes COMPLETED when it commits.
+     *
+     * @throws CallerTransactionRollingBackException joined, and the caller's transaction is marked for
+     *     rollback or rolling back: nothing was written, and the claim ends with the rollback
      */
     default boolean complete(GuardedOperation operation, String key, String owner, byte[] outcome, Duration ttl) {
         refuseJoined(operation);

@@ -69,6 +69,17 @@ public abstract class IdempotencyStoreContract {
         void commit() throws Exception;
 
         void rollback() throws Exception;
+
+        /**
+         * Marks the active transaction for rollback, as the caller's own work does (a failed flush, a
+         * nested {@code @Transactional} method that threw).
+         *
+         * @return false (the default) where this transaction cannot be marked: the case that needs it is
+         *     skipped
+         */
+        default boolean markForRollback() throws Exception {
+            return false;
+        }
     }
 
     private IdempotencyStore store;
@@ -537,6 +548,39 @@ public abstract class IdempotencyStoreContract {
             return;
         }
         assertThat(store.claim(k, "retry", "fp", LONG).claimed()).isTrue();
+    }
+
+    /**
+     * A joined completion in a transaction the caller's work marked for rollback writes nothing and
+     * says so ({@link CallerTransactionRollingBackException}); once the transaction rolled back, the
+     * key is free.
+     */
+    @Test
+    void aJoinedCompletionInATransactionMarkedForRollbackWritesNothing() throws Exception {
+        String k = key();
+        CallerTransaction tx = store.canJoinCallerTransaction() ? callerTransaction() : null;
+        if (tx == null) {
+            return;
+        }
+        tx.begin();
+        try {
+            assertThat(store.claim(JOINED, k, "o", "fp", LONG).claimed()).isTrue();
+            if (!tx.markForRollback()) {
+                return;
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> store.complete(JOINED, k, "o", bytes("doomed"), LONG))
+                    .isInstanceOf(CallerTransactionRollingBackException.class)
+                    .hasMessageContaining("contract.joined");
+        } finally {
+            tx.rollback();
+        }
+        assertThat(store.read(k).filter(r -> r.status() == RecordStatus.COMPLETED))
+                .as("no outcome of the rolled-back transaction")
+                .isEmpty();
+        assertThat(store.claim(k, "retry", "fp", LONG).claimed())
+                .as("the retry after the rollback runs")
+                .isTrue();
     }
 
     @Test

@@ -106,6 +106,12 @@ public final class ThreadTransactions
     }
 
     @Override
+    public boolean markForRollback() {
+        setRollbackOnly();
+        return true;
+    }
+
+    @Override
     public boolean getRollbackOnly() {
         return active().rollbackOnly;
     }

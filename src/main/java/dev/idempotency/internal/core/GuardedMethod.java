@@ -4,6 +4,7 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyException;
 import dev.idempotency.IdempotencyKeyMissingException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.spi.CallerTransactionRollingBackException;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
@@ -247,13 +248,21 @@ public final class GuardedMethod {
     /**
      * Stores the outcome. In a joined store's transaction, an outcome that could not be stored fails the
      * call, so that its transaction rolls back: committing the work without its record would let a retry
-     * run it again. Otherwise the work is already durable, and the engine logs the failure.
+     * run it again. A transaction the work itself marked for rollback stores nothing and fails nothing:
+     * the claim goes with the rollback, and the caller gets the call's own outcome (its exception, or
+     * its container's rollback). Otherwise the work is already durable, and the engine logs the failure.
      *
      * @throws IdempotencyStoreUnavailableException joined, and the record was not written
      */
     private void store(Admission.Owned owned, byte[] stored) {
         if (joinsCallerTransaction) {
-            if (!engine.completeInTransaction(owned, stored)) {
+            boolean written;
+            try {
+                written = engine.completeInTransaction(owned, stored);
+            } catch (CallerTransactionRollingBackException rollingBack) {
+                return;
+            }
+            if (!written) {
                 throw new IdempotencyStoreUnavailableException(
                         policy.name(),
                         owned.key().hash(),

@@ -6,6 +6,7 @@ import dev.idempotency.IdempotencyKeyMismatchException;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.InProgressPolicy;
 import dev.idempotency.Participation;
+import dev.idempotency.spi.CallerTransactionRollingBackException;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.GuardedOperation;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -498,11 +499,14 @@ public final class IdempotencyEngine {
     }
 
     /**
-     * Stores the outcome of an owned call inside the transaction of a store that joins it. Never
-     * throws; a failure is logged at DEBUG only, since the caller rolls the transaction back (nothing
-     * ran, as far as anyone can tell) and the store reports an outage itself.
+     * Stores the outcome of an owned call inside the transaction of a store that joins it. A failure
+     * is logged at DEBUG only, since the caller rolls the transaction back (nothing ran, as far as
+     * anyone can tell) and the store reports an outage itself.
      *
      * @return true if the outcome was stored; false tells the caller to roll its transaction back
+     * @throws CallerTransactionRollingBackException the transaction will not commit (the work marked it
+     *     for rollback): nothing was stored, the claim ends with the rollback, and the caller hands the
+     *     call's own outcome on
      */
     public boolean completeInTransaction(Admission.Owned claim, byte[] outcome) {
         return complete(claim, outcome, true);
@@ -542,6 +546,12 @@ public final class IdempotencyEngine {
                         claim.policy().name());
             }
             return done;
+        } catch (CallerTransactionRollingBackException e) {
+            // Not a failure of the store: the work's own transaction rolls back, and the claim with it.
+            finished(StorePrimitive.COMPLETE, started, false);
+            claim.events().released(ReleaseCause.ROLLBACK);
+            LOG.log(Level.DEBUG, "{0}: the call''s transaction rolls back; nothing stored", claim.key());
+            throw e;
         } catch (RuntimeException e) {
             if (failed) {
                 finished(StorePrimitive.COMPLETE, started, true);
@@ -598,6 +608,12 @@ public final class IdempotencyEngine {
                 claim.events().released(cause);
             }
             return released;
+        } catch (CallerTransactionRollingBackException e) {
+            // A joined claim in a transaction that rolls back: the rollback gives the key back.
+            finished(StorePrimitive.RELEASE, started, false);
+            claim.events().released(ReleaseCause.ROLLBACK);
+            LOG.log(Level.DEBUG, "{0}: released by the rollback of the call''s transaction", claim.key());
+            return true;
         } catch (RuntimeException e) {
             finished(StorePrimitive.RELEASE, started, true);
             LOG.log(

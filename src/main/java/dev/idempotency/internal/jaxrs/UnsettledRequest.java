@@ -3,6 +3,7 @@ package dev.idempotency.internal.jaxrs;
 import dev.idempotency.internal.core.Admission;
 import dev.idempotency.internal.core.IdempotencyEngine;
 import dev.idempotency.internal.core.ReleaseCause;
+import dev.idempotency.spi.CallerTransactionRollingBackException;
 import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -132,7 +133,16 @@ final class UnsettledRequest {
             claim.events().released(ReleaseCause.ROLLBACK);
             return;
         }
-        if (!engine.completeInTransaction(claim, response.encode())) {
+        boolean written;
+        try {
+            written = engine.completeInTransaction(claim, response.encode());
+        } catch (CallerTransactionRollingBackException rollingBack) {
+            // Marked for rollback since the check above (or rolling back): nothing is stored, the claim
+            // rolls back with the work, and the response goes out as it is.
+            tx.rollback();
+            return;
+        }
+        if (!written) {
             // Committing now would commit the work without its record: a retry would run it again.
             tx.rollback();
             throw new IllegalStateException(

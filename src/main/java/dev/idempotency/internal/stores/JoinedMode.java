@@ -3,6 +3,7 @@ package dev.idempotency.internal.stores;
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.spi.ConfigLookup;
 import dev.idempotency.spi.StoreKeys;
+import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import javax.naming.NamingException;
 
@@ -51,6 +52,17 @@ public final class JoinedMode {
                 + " transactions, set '" + StoreKeys.INTERCEPTOR_PRIORITY + "' above @Transactional's 200 (e.g."
                 + " 1000) so the guard runs inside it, call the method from inside a transaction, or use the"
                 + " separate mode for this operation.");
+    }
+
+    /**
+     * Whether a transaction in this JTA status will not commit: marked for rollback (by the work itself,
+     * say a failed flush or a nested {@code @Transactional} method that threw) or rolling back. A joined
+     * complete or release then writes nothing ({@link dev.idempotency.spi.CallerTransactionRollingBackException}).
+     */
+    public static boolean rollingBack(int status) {
+        return status == Status.STATUS_MARKED_ROLLBACK
+                || status == Status.STATUS_ROLLING_BACK
+                || status == Status.STATUS_ROLLEDBACK;
     }
 
     /**

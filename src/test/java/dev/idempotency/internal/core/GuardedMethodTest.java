@@ -175,6 +175,46 @@ class GuardedMethodTest {
         }
     }
 
+    /**
+     * A joined call whose work marked its transaction for rollback (a failed flush, a nested
+     * {@code @Transactional} method that threw): the store writes nothing, so the caller gets the body's
+     * own exception object, or its value (its container rolls back at commit), never "store unavailable";
+     * the claim ends with the rollback and a retry runs.
+     */
+    @Test
+    void aJoinedCallWhoseTransactionRollsBackHandsOnItsOwnOutcome() throws Exception {
+        IdempotencyStore joining = new JoiningStore(new MemoryIdempotencyStore()) {
+            @Override
+            public boolean complete(
+                    dev.idempotency.spi.GuardedOperation operation,
+                    String key,
+                    String owner,
+                    byte[] outcome,
+                    java.time.Duration ttl) {
+                release(key, owner); // what the rollback does to the claim
+                throw new dev.idempotency.spi.CallerTransactionRollingBackException(operation.name(), 1);
+            }
+        };
+        Method m = Service.class.getMethod("book", String.class);
+        OperationPolicy policy = new PolicyResolver(ConfigLookup.of(Map.of("Idempotent/transaction", "JOINED")))
+                .resolve(m, m.getAnnotation(Idempotent.class));
+        GuardedMethod g = GuardedMethod.plan(m, policy, new IdempotencyEngine(joining), tx);
+        IllegalStateException own = new IllegalStateException("duplicate row on flush");
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            assertThatThrownBy(() -> g.invoke(new Object[] {"r"}, w -> {
+                        runs.incrementAndGet();
+                        throw own;
+                    }))
+                    .as("attempt %d: the body's own exception, unchanged", attempt)
+                    .isSameAs(own);
+            assertThat(runs.get()).as("the retry ran the body again").isEqualTo(attempt);
+        }
+        assertThat(call(g, "r"))
+                .as("a value, though its transaction rolls back")
+                .isEqualTo("run-3");
+        assertThat(call(g, "r")).as("nothing was stored: the retry runs").isEqualTo("run-4");
+    }
+
     @Test
     void aRollbackReleasesTheKeySoTheRetryRunsAgain() throws Exception {
         GuardedMethod g = guarded();

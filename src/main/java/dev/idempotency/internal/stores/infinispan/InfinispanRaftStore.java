@@ -5,6 +5,7 @@ import static dev.idempotency.spi.StoreSupport.keyHash;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.stores.JoinedMode;
 import dev.idempotency.internal.stores.Throttle;
+import dev.idempotency.spi.CallerTransactionRollingBackException;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.GuardedOperation;
 import dev.idempotency.spi.IdempotencyRecord;
@@ -469,7 +470,17 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     }
 
     private boolean completeJoined(String operation, String key, String owner, byte[] outcome, Duration ttl) {
-        TransactionSynchronizationRegistry registry = requireTransaction(operation);
+        TransactionSynchronizationRegistry registry = this.registry.get();
+        int status = registry.getTransactionStatus();
+        if (JoinedMode.rollingBack(status)) {
+            // The work rolls back: there is nothing to prepare. The claim is not part of the transaction,
+            // so it is released once the transaction ended (at once if it cannot be followed any more).
+            releaseWhenEnded(registry, key, owner, ttl);
+            throw new CallerTransactionRollingBackException(operation, status);
+        }
+        if (status != Status.STATUS_ACTIVE) {
+            throw JoinedMode.noTransaction(operation, "its call is guarded", status);
+        }
         // Registered before the prepare: however the prepare ends (stored, refused, or no answer), the
         // transaction's end settles the claim.
         registry.registerInterposedSynchronization(new Synchronization() {
@@ -492,6 +503,24 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
                 // must not commit without it, whatever the caller does with this answer.
                 registry.setRollbackOnly();
             }
+        }
+    }
+
+    /** Releases a joined claim once its transaction, which will not commit, has ended. */
+    private void releaseWhenEnded(TransactionSynchronizationRegistry registry, String key, String owner, Duration ttl) {
+        try {
+            registry.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {}
+
+                @Override
+                public void afterCompletion(int end) {
+                    settleJoined(key, owner, ttl, false);
+                }
+            });
+        } catch (IllegalStateException e) {
+            // Too late to follow (rolling back already): nothing of the work can commit, so release now.
+            settleJoined(key, owner, ttl, false);
         }
     }
 

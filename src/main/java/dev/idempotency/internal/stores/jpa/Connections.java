@@ -32,6 +32,18 @@ interface Connections {
      */
     <T> T joined(Work<T> work, String operation) throws SQLException;
 
+    /**
+     * Runs a complete or release as {@link #joined} does, unless the caller's transaction will not
+     * commit: then the record is not written (the claim rolls back with the transaction).
+     *
+     * @throws dev.idempotency.spi.CallerTransactionRollingBackException the caller's transaction is
+     *     marked for rollback or rolling back
+     * @throws dev.idempotency.IdempotencyConfigurationException no transaction is active
+     */
+    default <T> T settleJoined(Work<T> work, String operation) throws SQLException {
+        return joined(work, operation);
+    }
+
     /** Whether {@link #joined} can work: there is a transaction manager whose transactions it joins. */
     default boolean canJoin() {
         return false;

@@ -472,7 +472,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
             Connections.Work<Boolean> landed) {
         try {
             if (operation.joined()) {
-                return connections.joined(
+                return connections.settleJoined(
                         c -> {
                             boolean done = statement.run(c);
                             if (done && notifier != null) {

@@ -1,6 +1,7 @@
 package dev.idempotency.internal.stores.jpa;
 
 import dev.idempotency.internal.stores.JoinedMode;
+import dev.idempotency.spi.CallerTransactionRollingBackException;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -61,6 +62,16 @@ final class JtaConnections implements Connections {
     }
 
     /** Where a JTA registry is found: a runtime with the JTA API but no transaction manager has none. */
+    @Override
+    public <T> T settleJoined(Work<T> work, String operation) throws SQLException {
+        int status = registry().getTransactionStatus();
+        if (JoinedMode.rollingBack(status)) {
+            // The claim was written in this transaction and goes with it; writing now would fail anyway.
+            throw new CallerTransactionRollingBackException(operation, status);
+        }
+        return joined(work, operation);
+    }
+
     @Override
     public boolean canJoin() {
         try {

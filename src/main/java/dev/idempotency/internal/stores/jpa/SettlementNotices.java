@@ -146,12 +146,51 @@ final class SettlementNotices {
         }
     }
 
-    /** Listens on one connection until it fails or the store closes. */
+    /**
+     * Listens on one connection until it fails or the store closes, then hands it back as it came
+     * ({@link #handBack}).
+     */
     private Void listen(Connection c) throws SQLException {
-        if (!c.getAutoCommit()) {
+        boolean autocommit = c.getAutoCommit();
+        if (!autocommit) {
             c.setAutoCommit(true); // LISTEN takes effect when its transaction commits
         }
         PGConnection pg = c.unwrap(PGConnection.class);
+        try {
+            return listen(c, pg);
+        } finally {
+            handBack(c, pg, autocommit);
+        }
+    }
+
+    /**
+     * Before the connection goes back to the pool (a server's data source hands it to the application
+     * next): no channel listened to, no notice left in the driver (which keeps every notice it reads,
+     * unbounded, until someone asks for them) and its autocommit as it was found. PostgreSQL would
+     * otherwise queue every settlement for a session nobody reads, and each redeploy would leave one
+     * such connection. One whose state cannot be restored (it failed) is aborted, so that the pool
+     * drops it.
+     */
+    private static void handBack(Connection c, PGConnection pg, boolean autocommit) {
+        try {
+            try (Statement s = c.createStatement()) {
+                s.execute("UNLISTEN *");
+            }
+            pg.getNotifications(); // those read before the UNLISTEN: dropped, as the store has closed
+            if (!autocommit) {
+                c.setAutoCommit(false);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "the listening connection is dropped, not pooled again: {0}", e.toString());
+            try {
+                c.abort(Runnable::run);
+            } catch (SQLException | RuntimeException | AbstractMethodError ignored) {
+                // The pool finds it broken at its next check.
+            }
+        }
+    }
+
+    private Void listen(Connection c, PGConnection pg) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("LISTEN " + JpaIdempotencyStore.CHANNEL);
         }

@@ -132,11 +132,34 @@ final class SettlementNotifier {
         }
     }
 
-    /** Sends batches on one connection until it fails or the store closes. */
+    /**
+     * Sends batches on one connection until it fails or the store closes, then hands it back to the pool
+     * in the autocommit it was found in (the server's pool gives it to the application next).
+     */
     private Void sendAll(Connection c) throws SQLException {
-        if (!c.getAutoCommit()) {
-            c.setAutoCommit(true); // a notice leaves when its transaction commits: at once
+        boolean autocommit = c.getAutoCommit();
+        if (autocommit) {
+            return sendBatches(c);
         }
+        c.setAutoCommit(true); // a notice leaves when its transaction commits: at once
+        try {
+            return sendBatches(c);
+        } finally {
+            try {
+                c.setAutoCommit(false);
+            } catch (SQLException | RuntimeException e) {
+                // It must not serve the application in autocommit: aborted, the pool drops it.
+                LOG.log(Level.DEBUG, "the notifying connection is dropped, not pooled again: {0}", e.toString());
+                try {
+                    c.abort(Runnable::run);
+                } catch (SQLException | RuntimeException | AbstractMethodError ignored) {
+                    // The pool finds it broken at its next check.
+                }
+            }
+        }
+    }
+
+    private Void sendBatches(Connection c) throws SQLException {
         List<String> batch = new ArrayList<>(BATCH);
         try (PreparedStatement ps = c.prepareStatement(SQL)) {
             ps.setString(1, JpaIdempotencyStore.CHANNEL);
