@@ -9,8 +9,13 @@ import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * Encodes a method's outcome (its return value or a kept exception) as stored bytes, and turns
@@ -20,6 +25,9 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code {"t":"value","v":<JSON-B of the value>}}, read back with the method's generic return
  *       type, so a {@code List<Dto>} comes back as a {@code List<Dto>};
  *   <li>{@code {"t":"void"}} for void methods;
+ *   <li>an empty {@code Optional}, {@code OptionalInt}, {@code OptionalLong} or {@code OptionalDouble} is
+ *       {@code {"t":"value","v":null}}, as JSON-B writes it, and is read back as the empty value of the
+ *       declared type, not as {@code null} (so is a {@code null} such a method returned);
  *   <li>{@code {"t":"exception","type":"com.example.Declined","message":"...","fields":{"code":"05"}}}
  *       with the fields of {@link KeptException}, or {@code "unkept":"<why>"} instead of {@code
  *       "fields"} when one cannot be kept (a repeat then gets {@link IdempotencyReplayException}).
@@ -42,6 +50,8 @@ final class OutcomeCodec {
     private final boolean isVoid;
     /** Whether the declared return type is an integral number or a boolean (see {@link #simpleJson}). */
     private final boolean integralOrBoolean;
+    /** What a stored {@code null} is read back as: the empty value of an optional type, else {@code null}. */
+    private final Object absent;
 
     /** @param method the guarded method, whose return type is the type of the stored values */
     public OutcomeCodec(Method method) {
@@ -58,6 +68,7 @@ final class OutcomeCodec {
         this.returnType = valueType;
         this.isVoid = valueType == void.class || valueType == Void.class;
         this.integralOrBoolean = isIntegralOrBoolean(returnType);
+        this.absent = absent(returnType);
         refuseWhatCannotReplay(method, valueType);
     }
 
@@ -169,6 +180,29 @@ final class OutcomeCodec {
         };
     }
 
+    /**
+     * The value a stored {@code null} stands for. JSON-B writes an empty {@code Optional} (and {@code
+     * OptionalInt}, {@code OptionalLong}, {@code OptionalDouble}) as {@code null}, and a repeat must get
+     * an empty one back, not a {@code null} whose {@code isPresent()} throws; for any other type, {@code
+     * null}.
+     */
+    private static Object absent(Type t) {
+        Type raw = t instanceof ParameterizedType p ? p.getRawType() : t;
+        if (raw == Optional.class) {
+            return Optional.empty();
+        }
+        if (raw == OptionalInt.class) {
+            return OptionalInt.empty();
+        }
+        if (raw == OptionalLong.class) {
+            return OptionalLong.empty();
+        }
+        if (raw == OptionalDouble.class) {
+            return OptionalDouble.empty();
+        }
+        return null;
+    }
+
     private static boolean isIntegralOrBoolean(Type t) {
         if (!(t instanceof Class<?> c)) {
             return false;
@@ -204,7 +238,7 @@ final class OutcomeCodec {
             // The common case, in the exact form value() writes: hand the value to JSON-B directly.
             String json = text.substring(VALUE_PREFIX.length(), text.length() - 1);
             if (json.equals("null")) {
-                return null;
+                return absent;
             }
             Object simple = readSimple(json);
             return simple != null ? simple : read(json, key);
@@ -222,7 +256,7 @@ final class OutcomeCodec {
             case "value": {
                 JsonValue v = o.get("v");
                 if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
-                    return null;
+                    return absent;
                 }
                 return read(v.toString(), key);
             }

@@ -66,6 +66,7 @@ public final class IdempotencyFeature implements DynamicFeature {
                 Priorities.USER);
         if (http.guards(httpMethod)) {
             context.register(new ResourceHeaders(), ResourceHeaders.PRIORITY);
+            context.register(new ResourceReached(), ResourceReached.PRIORITY);
         }
     }
 

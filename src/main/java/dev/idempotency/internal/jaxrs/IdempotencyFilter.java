@@ -38,7 +38,9 @@ import java.util.Map;
  * <p>The response is captured innermost among writer interceptors (priority {@code USER}), so an
  * encoder such as GZIP runs again on replay instead of being applied twice. The body is buffered and
  * stored <em>before</em> it is written to the client, so a client that went away cannot prevent the
- * outcome from being recorded. No-entity responses are stored by the response filter.
+ * outcome from being recorded. No-entity responses are stored by the response filter. A response the
+ * resource method did not produce (a later request filter aborted: {@link ResourceReached}) gives the
+ * key back.
  */
 final class IdempotencyFilter implements ContainerRequestFilter, ContainerResponseFilter, WriterInterceptor {
 
@@ -182,6 +184,17 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
             return;
         }
         int status = response.getStatus();
+        if (!pending.reached()) {
+            // A request filter after this one (an API key, tenant or signature check) answered: the resource
+            // method never ran. Storing that answer would replay it to the corrected retry.
+            LOG.log(
+                    Level.DEBUG,
+                    "{0}: status {1} came from a request filter before the resource method ran; the key is released",
+                    pending.claim().key(),
+                    status);
+            pending.release(ReleaseCause.STATUS);
+            return;
+        }
         if (suspended && status == Response.Status.SERVICE_UNAVAILABLE.getStatusCode()) {
             // The status JAX-RS answers when a suspended response times out: the work may still run, so
             // its outcome is unknown until a late resume (LateResume), if any. Releasing would run it again.

@@ -41,6 +41,8 @@ final class UnsettledRequest {
     private Supplier<StoredResponse> late;
     /** Whether the body outlives the response ({@link #bodyOutlivesResponse}). */
     private volatile boolean outlived;
+    /** Whether the request passed every request filter ({@link ResourceReached}). */
+    private volatile boolean reached;
 
     /**
      * @param tx the transaction the filter began for a joined-mode operation, which settling ends; or
@@ -89,6 +91,20 @@ final class UnsettledRequest {
             }
         });
         return result;
+    }
+
+    /** Notes that the request passed every request filter: the resource method is called. */
+    void reachedResource() {
+        reached = true;
+    }
+
+    /**
+     * Whether the request passed every request filter ({@link ResourceReached}). A response without
+     * it was produced by a later request filter ({@code abortWith}, or an exception it threw), not by
+     * the resource method, and is not the operation's outcome.
+     */
+    boolean reached() {
+        return reached;
     }
 
     /** The status to store once the body is captured; 0 before the response filter ran. */

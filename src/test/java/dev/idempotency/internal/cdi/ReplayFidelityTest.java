@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.SoftAssertions;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
@@ -57,6 +59,51 @@ class ReplayFidelityTest {
                 .isInstanceOf(OrderLine.class)
                 .isEqualTo(later);
         assertThat(r.runs()).isEqualTo(4);
+    }
+
+    /**
+     * An empty optional comes back empty, not as {@code null} (whose {@code isPresent()} throws), and a
+     * present one with its value, for an {@code Optional} of a class, a string and a list, the primitive
+     * optionals, and a stage's {@code Optional}; each key runs once.
+     */
+    @Test
+    void emptyAndPresentOptionalsReplayAsThemselves() throws Exception {
+        Replays r = replays();
+        String id = key();
+        int calls = 0;
+        SoftAssertions softly = new SoftAssertions();
+        for (boolean present : new boolean[] {false, true}) {
+            String k = id + "-" + present;
+            assertReplays(softly, "Optional<OrderLine>", present, r.line(k, present), r.line(k, present));
+            assertReplays(softly, "Optional<String>", present, r.text(k, present), r.text(k, present));
+            assertReplays(
+                    softly, "Optional<List<OrderLine>>", present, r.someLines(k, present), r.someLines(k, present));
+            assertReplays(softly, "OptionalInt", present, r.count(k, present), r.count(k, present));
+            assertReplays(softly, "OptionalLong", present, r.cents(k, present), r.cents(k, present));
+            assertReplays(softly, "OptionalDouble", present, r.rate(k, present), r.rate(k, present));
+            assertReplays(
+                    softly,
+                    "CompletionStage<Optional<OrderLine>>",
+                    present,
+                    r.laterLine(k, present).toCompletableFuture().get(10, TimeUnit.SECONDS),
+                    r.laterLine(k, present).toCompletableFuture().get(10, TimeUnit.SECONDS));
+            calls += 7;
+        }
+        softly.assertAll();
+        assertThat(r.runs()).as("one run per key").isEqualTo(calls);
+        Optional<OrderLine> line = r.line(id + "-true", true);
+        assertThat(line).get().isInstanceOf(OrderLine.class);
+    }
+
+    private static void assertReplays(
+            SoftAssertions softly, String type, boolean present, Object first, Object repeat) {
+        String what = type + (present ? " present" : " empty");
+        softly.assertThat(first).as(what + ", first call").isNotNull();
+        softly.assertThat(repeat).as(what + ", repeat").isNotNull().isEqualTo(first);
+        softly.assertThat(String.valueOf(repeat))
+                .as(what + ", repeat")
+                .isEqualTo(String.valueOf(first))
+                .contains(present ? "[" : ".empty");
     }
 
     @Test

@@ -7,6 +7,9 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -92,6 +95,48 @@ public class Replays {
     @Idempotent
     public Optional<OrderLine> maybe(@IdempotencyKey String id) {
         return Optional.of(new OrderLine(id, runs.incrementAndGet(), "4"));
+    }
+
+    @Idempotent
+    public Optional<OrderLine> line(@IdempotencyKey String id, boolean present) {
+        OrderLine line = new OrderLine(id, runs.incrementAndGet(), "6");
+        return present ? Optional.of(line) : Optional.empty();
+    }
+
+    @Idempotent
+    public Optional<String> text(@IdempotencyKey String id, boolean present) {
+        String text = "text " + runs.incrementAndGet();
+        return present ? Optional.of(text) : Optional.empty();
+    }
+
+    @Idempotent
+    public Optional<List<OrderLine>> someLines(@IdempotencyKey String id, boolean present) {
+        List<OrderLine> lines = List.of(new OrderLine(id, runs.incrementAndGet(), "7"));
+        return present ? Optional.of(lines) : Optional.empty();
+    }
+
+    @Idempotent
+    public OptionalInt count(@IdempotencyKey String id, boolean present) {
+        int run = runs.incrementAndGet();
+        return present ? OptionalInt.of(run) : OptionalInt.empty();
+    }
+
+    @Idempotent
+    public OptionalLong cents(@IdempotencyKey String id, boolean present) {
+        long run = runs.incrementAndGet();
+        return present ? OptionalLong.of(run * 100L) : OptionalLong.empty();
+    }
+
+    @Idempotent
+    public OptionalDouble rate(@IdempotencyKey String id, boolean present) {
+        int run = runs.incrementAndGet();
+        return present ? OptionalDouble.of(run + 0.5) : OptionalDouble.empty();
+    }
+
+    @Idempotent
+    public CompletionStage<Optional<OrderLine>> laterLine(@IdempotencyKey String id, boolean present) {
+        OrderLine line = new OrderLine(id, runs.incrementAndGet(), "8");
+        return CompletableFuture.completedFuture(present ? Optional.of(line) : Optional.empty());
     }
 
     @Idempotent

@@ -104,6 +104,12 @@ public final class ShapeRows {
                         () -> Optional.of(new Money(100)),
                         () -> Optional.of(new Money(999))),
                 new Shape<>(
+                        "Optional, empty and present",
+                        Shapes::optionalAsKey,
+                        Shapes::optionalAsPayload,
+                        Optional::empty,
+                        () -> Optional.of(new Money(100))),
+                new Shape<>(
                         "array of value classes",
                         Shapes::arrayAsKey,
                         Shapes::arrayAsPayload,

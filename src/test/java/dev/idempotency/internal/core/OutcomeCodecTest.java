@@ -8,12 +8,14 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.IdempotencyReplayException;
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
@@ -70,6 +72,12 @@ class OutcomeCodecTest {
         Long boxedLong();
 
         boolean flag();
+
+        Optional<Line> maybeLine();
+
+        OptionalInt maybeCount();
+
+        CompletionStage<Optional<String>> laterText();
     }
 
     private static OutcomeCodec outcomes(String name) throws NoSuchMethodException {
@@ -99,6 +107,35 @@ class OutcomeCodecTest {
         assertThat(nothing.replay(nothing.value(null), KEY)).isNull();
         OutcomeCodec count = outcomes("count");
         assertThat(count.replay(count.value(7), KEY)).isEqualTo(7);
+    }
+
+    /**
+     * An empty optional is stored as JSON-B writes it, {@code null}, the form records written before
+     * have too, and both forms of a stored null are read back as the empty value of the declared type.
+     */
+    @Test
+    void anEmptyOptionalKeepsItsStoredFormAndReadsBackEmpty() throws Exception {
+        OutcomeCodec line = outcomes("maybeLine");
+        assertThat(new String(line.value(Optional.empty()), StandardCharsets.UTF_8))
+                .isEqualTo("{\"t\":\"value\",\"v\":null}");
+        assertThat(line.replay(line.value(Optional.empty()), KEY)).isEqualTo(Optional.empty());
+        assertThat(line.replay("{\"v\":null,\"t\":\"value\"}".getBytes(StandardCharsets.UTF_8), KEY))
+                .as("a stored null in another member order")
+                .isEqualTo(Optional.empty());
+        assertThat(line.replay(line.value(Optional.of(new Line("a", "1"))), KEY))
+                .isEqualTo(Optional.of(new Line("a", "1")));
+        OutcomeCodec count = outcomes("maybeCount");
+        assertThat(count.replay(count.value(OptionalInt.empty()), KEY)).isEqualTo(OptionalInt.empty());
+        assertThat(count.replay(count.value(OptionalInt.of(3)), KEY)).isEqualTo(OptionalInt.of(3));
+        Method m = Shapes.class.getMethod("laterText");
+        OutcomeCodec later =
+                new OutcomeCodec(m, ((ParameterizedType) m.getGenericReturnType()).getActualTypeArguments()[0]);
+        assertThat(later.replay(later.value(Optional.empty()), KEY)).isEqualTo(Optional.empty());
+        assertThat(later.replay(later.value(Optional.of("x")), KEY)).isEqualTo(Optional.of("x"));
+        OutcomeCodec byId = outcomes("byId");
+        assertThat(byId.replay("{\"t\":\"value\",\"v\":null}".getBytes(StandardCharsets.UTF_8), KEY))
+                .as("any other type: null")
+                .isNull();
     }
 
     @Test

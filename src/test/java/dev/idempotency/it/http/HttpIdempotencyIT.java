@@ -1,5 +1,6 @@
 package dev.idempotency.it.http;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.it.Deployments;
+import dev.idempotency.it.http.app.ApiKeyGates;
 import dev.idempotency.it.http.app.AsyncBeanOrdersResource;
 import dev.idempotency.it.http.app.AsyncOrdersResource;
 import dev.idempotency.it.http.app.CartsResource;
@@ -47,6 +49,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -72,6 +75,11 @@ class HttpIdempotencyIT {
         return Deployments.war("http-it.war")
                 .addClasses(
                         HttpApp.class,
+                        ApiKeyGates.class,
+                        ApiKeyGates.AfterGuard.class,
+                        ApiKeyGates.Authentication.class,
+                        ApiKeyGates.Throwing.class,
+                        ApiKeyGates.Unprioritized.class,
                         AsyncOrdersResource.class,
                         AsyncBeanOrdersResource.class,
                         AsyncBeanOrdersResource.Receipt.class,
@@ -319,6 +327,43 @@ class HttpIdempotencyIT {
         assertEquals(500, post("orders/unmapped", body, KEY, key).statusCode());
         assertEquals(500, post("orders/unmapped", body, KEY, key).statusCode());
         assertEquals(2, count("unmapped:" + body), "an unmapped exception releases the key at once");
+    }
+
+    /**
+     * An application's API key filter refuses the first request; the corrected retry with the same key
+     * runs the resource. After the guard's filter (which has claimed the key) the refusal is no outcome
+     * of the operation, as the resource never ran; before it (authentication) nothing was claimed.
+     */
+    @Test
+    void aRefusalByALaterRequestFilterIsNotStoredAndTheCorrectedRetryRuns() {
+        assertAll(Stream.of(
+                        ApiKeyGates.AfterGuard.NAME,
+                        ApiKeyGates.Unprioritized.NAME,
+                        ApiKeyGates.Throwing.NAME,
+                        ApiKeyGates.Authentication.NAME)
+                .map(gate -> () -> refusedThenCorrected(gate)));
+    }
+
+    private void refusedThenCorrected(String gate) throws Exception {
+        String body = unique();
+        String key = unique();
+        HttpResponse<byte[]> refused = post("orders", body, KEY, key, ApiKeyGates.GATE, gate);
+        assertEquals(401, refused.statusCode(), () -> gate + ": " + text(refused));
+        assertEquals(0, count("create:" + body), gate + ": the resource did not run");
+        HttpResponse<byte[]> corrected =
+                post("orders", body, KEY, key, ApiKeyGates.GATE, gate, ApiKeyGates.API_KEY, "k1");
+        assertEquals(
+                201,
+                corrected.statusCode(),
+                () -> gate + ": the corrected retry runs; got" + (replayed(corrected) ? " a replayed " : " ")
+                        + corrected.statusCode() + " " + text(corrected));
+        assertFalse(replayed(corrected), gate + ": not a replay");
+        assertEquals(1, count("create:" + body), gate + ": the corrected retry ran the resource");
+        HttpResponse<byte[]> again = post("orders", body, KEY, key, ApiKeyGates.GATE, gate, ApiKeyGates.API_KEY, "k1");
+        assertEquals(201, again.statusCode(), () -> gate + ": " + text(again));
+        assertTrue(replayed(again), gate + ": its 201 is the stored outcome");
+        assertArrayEquals(corrected.body(), again.body(), gate);
+        assertEquals(1, count("create:" + body), gate + ": the repeat replayed");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.it.Deployments;
 import dev.idempotency.it.EffectRows;
+import dev.idempotency.it.http.app.ApiKeyGates;
 import dev.idempotency.it.matrix.app.JoinedChargesResource;
 import dev.idempotency.it.matrix.app.MatrixEffects;
 import dev.idempotency.it.matrix.app.Outcome;
@@ -60,7 +61,7 @@ abstract class HttpFaultMatrix {
         return Deployments.withPostgres(
                 Deployments.war(name)
                         .addPackage(MatrixEffects.class.getPackage())
-                        .addClasses(HttpFaultMatrix.class, Races.class)
+                        .addClasses(HttpFaultMatrix.class, Races.class, ApiKeyGates.class, ApiKeyGates.AfterGuard.class)
                         .addAsResource(
                                 new StringAsset(String.join("\n", config) + "\n"),
                                 "META-INF/microprofile-config.properties"),
@@ -228,6 +229,47 @@ abstract class HttpFaultMatrix {
                         && repeat.body().equals(retry.body()),
                 repeat);
         c.check("the repeat added no row", rows(id) == rows && effects.executions(id) == executions);
+    }
+
+    /**
+     * An application's request filter after the guard's ({@link ApiKeyGates.AfterGuard}) refuses the
+     * first request with 401 on every entry, synchronous, asynchronous and joined: the resource never
+     * ran, so the key is given back (in the joined mode the filter's transaction, claim included, rolls
+     * back), and the corrected retry runs once and is stored.
+     */
+    @Test
+    void aRefusalByALaterRequestFilterReleasesTheKeyOnEveryEntry() throws Exception {
+        List<String> failures = new ArrayList<>();
+        for (Entry entry : entries()) {
+            String id = "gate-" + entry + "-" + UUID.randomUUID();
+            String key = UUID.randomUUID().toString();
+            Case c = new Case(entry, Outcome.OK, failures);
+            HttpResponse<String> refused =
+                    post(entry, id, key, Outcome.OK, 0, ApiKeyGates.GATE, ApiKeyGates.AfterGuard.NAME);
+            c.check("first: 401 from the filter", refused.statusCode() == 401 && !replayed(refused), refused);
+            c.check(
+                    "no row and no execution after the refusal, were " + rows(id) + "/" + effects.executions(id),
+                    rows(id) == 0 && effects.executions(id) == 0);
+            String[] corrected = {ApiKeyGates.GATE, ApiKeyGates.AfterGuard.NAME, ApiKeyGates.API_KEY, "k1"};
+            HttpResponse<String> retry = post(entry, id, key, Outcome.OK, 0, corrected);
+            c.check(
+                    "corrected retry runs: 201 fresh, run 1",
+                    retry.statusCode() == 201
+                            && !replayed(retry)
+                            && retry.body().endsWith(" run 1"),
+                    retry);
+            HttpResponse<String> repeat = post(entry, id, key, Outcome.OK, 0, corrected);
+            c.check(
+                    "a repeat replays the retry's response",
+                    replayed(repeat)
+                            && repeat.statusCode() == 201
+                            && repeat.body().equals(retry.body()),
+                    repeat);
+            c.check(
+                    "one row and one execution, were " + rows(id) + "/" + effects.executions(id),
+                    rows(id) == 1 && effects.executions(id) == 1);
+        }
+        assertTrue(failures.isEmpty(), failures.size() + " failures:\n" + String.join("\n", failures));
     }
 
     /**
@@ -422,18 +464,20 @@ abstract class HttpFaultMatrix {
         }
     }
 
-    private HttpResponse<String> post(Entry entry, String id, String key, Outcome outcome, long pauseMillis)
-            throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(
+    private HttpResponse<String> post(
+            Entry entry, String id, String key, Outcome outcome, long pauseMillis, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(
                         Deployments.loopback(deployed).resolve("api/" + entry.path))
                 .header("Content-Type", "text/plain")
                 .header("Idempotency-Key", key)
                 .header("X-Outcome", outcome.name())
                 .header("X-Pause", Long.toString(pauseMillis))
                 .timeout(Duration.ofMinutes(1))
-                .POST(HttpRequest.BodyPublishers.ofString(id))
-                .build();
-        return client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                .POST(HttpRequest.BodyPublishers.ofString(id));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     private static boolean replayed(HttpResponse<?> r) {
