@@ -18,5 +18,7 @@ if [[ ! -f "$jar" && " $* " != *"-Dmaven.repo.local="* ]]; then
   exit 1
 fi
 
-mvn -B clean verify "$@"
-echo "the app's output: $(pwd)/target/it/app.log"
+status=0
+mvn -B clean verify "$@" || status=$?
+if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app.log"; fi
+exit "$status"
