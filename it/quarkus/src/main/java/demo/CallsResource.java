@@ -1,0 +1,46 @@
+package demo;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** Calls the guarded CDI methods from plain (unguarded) resource methods, and reports the counts. */
+@Path("")
+@Produces(MediaType.TEXT_PLAIN)
+public class CallsResource {
+
+    @Inject
+    Payments payments;
+
+    @Inject
+    Refunds refunds;
+
+    @Inject
+    Executions executions;
+
+    /** Calls {@link Payments#charge}. */
+    @POST
+    @Path("payments/{orderId}")
+    public String charge(@PathParam("orderId") String orderId, @QueryParam("cents") long cents) {
+        return payments.charge(orderId, cents);
+    }
+
+    /** Calls {@link Refunds#refund}. */
+    @POST
+    @Path("refunds/{orderId}")
+    public String refund(@PathParam("orderId") String orderId) {
+        return refunds.refund(orderId);
+    }
+
+    /** How many times {@code kind} ran for {@code ref}. */
+    @GET
+    @Path("executions/{kind}/{ref}")
+    public String executions(@PathParam("kind") String kind, @PathParam("ref") String ref) {
+        return Integer.toString(executions.of(kind, ref));
+    }
+}

@@ -1,0 +1,165 @@
+package demo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged app ({@code target/quarkus-app/quarkus-run.jar}) started as a process on 127.0.0.1, as a
+ * user runs it. {@link #start} waits, bounded, until it either answers HTTP or exits; its output goes to a
+ * log file that failures quote.
+ */
+final class PackagedApp implements AutoCloseable {
+
+    /** How long startup may take before the test gives up (Quarkus starts in about a second). */
+    static final Duration STARTUP = Duration.ofSeconds(90);
+
+    private final Process process;
+    private final Path log;
+    private final URI base;
+    private final Integer exitCode;
+
+    private PackagedApp(Process process, Path log, URI base, Integer exitCode) {
+        this.process = process;
+        this.log = log;
+        this.base = base;
+        this.exitCode = exitCode;
+    }
+
+    /**
+     * Starts {@code jar} on the first free port from {@code firstPort} and waits until it answers {@code
+     * probePath} with 200 or exits.
+     */
+    static PackagedApp start(Path jar, Path log, int firstPort, String probePath) throws Exception {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("no packaged app at " + jar + ": run `mvn verify` (package first)");
+        }
+        int port = freePort(firstPort);
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> command = new ArrayList<>(List.of(
+                java.toString(),
+                "-Dquarkus.http.host=127.0.0.1",
+                "-Dquarkus.http.port=" + port,
+                "-jar",
+                jar.toString()));
+        Files.createDirectories(log.getParent());
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        URI base = URI.create("http://127.0.0.1:" + port + "/");
+        HttpClient client = client();
+        long deadline = System.nanoTime() + STARTUP.toNanos();
+        String lastProbe = "no probe yet";
+        while (System.nanoTime() < deadline) {
+            if (process.waitFor(250, TimeUnit.MILLISECONDS)) {
+                return new PackagedApp(process, log, null, process.exitValue());
+            }
+            try {
+                HttpResponse<String> r = client.send(
+                        HttpRequest.newBuilder(base.resolve(probePath))
+                                .timeout(Duration.ofSeconds(2))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return new PackagedApp(process, log, base, null);
+                }
+                lastProbe = "GET " + probePath + " answered " + r.statusCode() + ": " + r.body();
+            } catch (IOException e) {
+                lastProbe = "GET " + probePath + ": " + e;
+            }
+        }
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        throw new AssertionError("the app neither answered nor exited within " + STARTUP.toSeconds() + " s (last: "
+                + lastProbe + "); its output:\n" + tail(log));
+    }
+
+    /** Whether the app is up and answering. */
+    boolean started() {
+        return base != null;
+    }
+
+    /** The exit code of an app that did not start. */
+    int exitCode() {
+        if (exitCode == null) {
+            throw new IllegalStateException("the app is running");
+        }
+        return exitCode;
+    }
+
+    /** The app's root URI. */
+    URI base() {
+        if (base == null) {
+            throw new IllegalStateException("the app exited with " + exitCode + "; its output:\n" + output());
+        }
+        return base;
+    }
+
+    /** Everything the app printed so far. */
+    String output() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    Path log() {
+        return log;
+    }
+
+    static HttpClient client() {
+        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    }
+
+    /** The last lines of a log, for a failure message. */
+    static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e + ")";
+        }
+    }
+
+    private static int freePort(int first) {
+        for (int port = first; port < first + 100; port++) {
+            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return probe.getLocalPort();
+            } catch (IOException taken) {
+                // try the next one
+            }
+        }
+        throw new IllegalStateException("no free port on 127.0.0.1 in " + first + ".." + (first + 99)
+                + ": set -Dit.port to another first port");
+    }
+
+    /** Stops the app: asks first, then forces, each bounded. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
