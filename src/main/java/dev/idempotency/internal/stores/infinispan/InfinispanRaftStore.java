@@ -144,6 +144,12 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     /** Requests sent to the leader, by operation ("claim", "complete", "read", ...). */
     private final Map<String, LongAdder> sent = new ConcurrentHashMap<>();
 
+    /**
+     * Keys whose completed record this member deleted ({@link #deleteCompleted}), by when: until this
+     * member has applied the delete its own copy still says completed, and a claim must not replay it.
+     */
+    private final Map<String, Instant> deleted = new ConcurrentHashMap<>();
+
     /** Looked up on first use by an operation in the joined mode. */
     private final JoinedMode.Registry registry;
 
@@ -326,8 +332,13 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         }
         Instant now = now();
         IdempotencyRecord mine = records.local(key);
-        if (mine != null && mine.status() == RecordStatus.COMPLETED && RecordLifecycle.isLive(mine, now)) {
-            return ClaimResult.existing(mine); // final until it expires: a stale copy cannot be wrong
+        if (mine != null
+                && mine.status() == RecordStatus.COMPLETED
+                && RecordLifecycle.isLive(mine, now)
+                && (deleted.isEmpty() || !deleted.containsKey(key))) {
+            // Final until it expires, or a delete: a stale copy cannot be wrong, but for a key this member
+            // deleted and may not have applied yet.
+            return ClaimResult.existing(mine);
         }
         if (mine != null && RecordLifecycle.isLive(mine, now)) {
             // In progress on this copy: ask the leader (a read, no log entry) before claiming, so the
@@ -604,7 +615,14 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
 
     @Override
     public boolean deleteCompleted(String key, String owner) {
-        return RecordSet.booleanResult(send("delete", key, RecordSet.delete(key, owner)));
+        boolean removed = RecordSet.booleanResult(send("delete", key, RecordSet.delete(key, owner)));
+        if (removed) {
+            // Deletes are rare (a repair): the map stays small, and a minute outlasts any apply lag.
+            Instant now = now();
+            deleted.values().removeIf(at -> at.isBefore(now.minusSeconds(60)));
+            deleted.put(key, now);
+        }
+        return removed;
     }
 
     /**
