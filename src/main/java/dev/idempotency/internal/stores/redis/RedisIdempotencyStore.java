@@ -66,6 +66,17 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
             + "if ARGV[5] then redis.call('PUBLISH', ARGV[5], KEYS[1]) end\n"
             + "return 1\n";
 
+    /**
+     * Writes KEYS[1]'s value ARGV[1] again, keeping its expiry, if it still is ARGV[1]; returns 1 if it
+     * did, else 0. A write of the connection that {@code WAIT} runs on: {@code WAIT} counts only the
+     * writes of its own connection, and a retried claim that finds its earlier {@code SET} wrote nothing
+     * on this one ({@code SET NX} that sets nothing is not replicated).
+     */
+    static final String REWRITE_SCRIPT = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end\n"
+            + "redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')\n"
+            + "return 1\n";
+
+    private static final byte[] REWRITE_SOURCE = REWRITE_SCRIPT.getBytes(StandardCharsets.UTF_8);
     private static final byte[] CAS_SOURCE = CAS_SCRIPT.getBytes(StandardCharsets.UTF_8);
     private static final byte[] CAS_SHA =
             java.util.HexFormat.of().formatHex(sha1(CAS_SOURCE)).getBytes(StandardCharsets.US_ASCII);
@@ -216,8 +227,17 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
                 }
                 IdempotencyRecord existing = decode(key, seen);
                 if (RecordLifecycle.isOwnedBy(existing, owner)) {
+                    // Our own write, whose answer (or WAIT) an earlier attempt lost: used only once the
+                    // replicas have it, as on a first attempt.
+                    if (waitReplicas > 0) {
+                        Acked<Long> again = acknowledgedRewrite(rk, seen);
+                        if (again.value() != 1) {
+                            continue; // changed since the SET read it: decide again
+                        }
+                        acknowledgedClaim(rk, key, seen, again.acked());
+                    }
                     remember(key, owner, seen, px);
-                    return ClaimResult.claimed(existing); // our own write, retried by the client
+                    return ClaimResult.claimed(existing);
                 }
                 if (!RecordLifecycle.isClaimable(existing, now)) {
                     return ClaimResult.existing(existing);
@@ -608,6 +628,20 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
         }
     }
 
+    /**
+     * {@link #REWRITE_SCRIPT} and its {@code WAIT} on one connection: a retried claim's proof that the
+     * replicas have the claim an earlier attempt wrote (they acknowledge this write only after every
+     * earlier one).
+     */
+    private Acked<Long> acknowledgedRewrite(byte[] rk, byte[] value) {
+        try (AbstractPipeline p = redis.pipelined()) {
+            Response<Object> r = p.eval(REWRITE_SOURCE, List.of(rk), List.of(value));
+            Response<Long> acked = p.waitReplicas(rk, waitReplicas, waitTimeoutMillis);
+            p.sync();
+            return new Acked<>(r.get() instanceof Long l ? l : 0L, acked.get());
+        }
+    }
+
     /** Refuses a claim that too few replicas acknowledged, after withdrawing it. */
     private void acknowledgedClaim(byte[] rk, String key, byte[] value, long acked) {
         if (waitReplicas == 0) {
@@ -687,7 +721,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
      * Runs a claim, read or renew again, for up to 2 s, when its connection was lost: after a blip of
      * the network or a Redis restart the pool still holds connections that fail once each (and are then
      * destroyed), and a new connection would serve the call. A claim is safe to repeat: a {@code SET}
-     * that landed before its answer was lost is found as this owner's own claim.
+     * that landed before its answer was lost is found as this owner's own claim (with wait-replicas,
+     * used only once the replicas acknowledge it: a {@code WAIT} cut by a lost connection is never
+     * taken for their acknowledgement).
      */
     private static <T> T onAnotherConnection(Supplier<T> action) {
         long started = System.nanoTime();

@@ -84,7 +84,10 @@ public record RedisStoreSettings(
     public static final String CLAIM_GRACE = "idempotency.redis.claim-grace";
     /** Config key: replicas that must acknowledge a claim and a completion ({@code WAIT}); 0 = none. */
     public static final String WAIT_REPLICAS = "idempotency.redis.wait-replicas";
-    /** Config key: how long a write waits for {@link #WAIT_REPLICAS} acknowledgements. */
+    /**
+     * Config key: how long a write waits for {@link #WAIT_REPLICAS} acknowledgements; with {@link
+     * #WAIT_REPLICAS} above 0, less than {@link #TIMEOUT}.
+     */
     public static final String WAIT_TIMEOUT = "idempotency.redis.wait-timeout";
 
     /**
@@ -151,6 +154,18 @@ public record RedisStoreSettings(
                 ? Topology.CLUSTER
                 : sentinelMaster != null ? Topology.SENTINEL : Topology.STANDALONE;
         URI uri = uri(settings.text(URI).orElse(DEFAULT_URI));
+        Duration timeout = settings.duration(TIMEOUT, DEFAULT_TIMEOUT);
+        int waitReplicas = settings.intBetween(WAIT_REPLICAS, 0, 0, Integer.MAX_VALUE);
+        Duration waitTimeout = settings.duration(WAIT_TIMEOUT, DEFAULT_WAIT_TIMEOUT);
+        if (waitReplicas > 0 && waitTimeout.compareTo(timeout) >= 0) {
+            // WAIT answers only after wait-timeout: a socket timeout at or before it cuts every WAIT
+            // that does not get its acknowledgements, and the claim fails as a lost connection instead
+            // of being refused and withdrawn.
+            throw new IdempotencyConfigurationException("Config key '" + WAIT_TIMEOUT + "' is " + waitTimeout
+                    + " with '" + WAIT_REPLICAS + "' " + waitReplicas + ", but '" + TIMEOUT + "' is " + timeout
+                    + ": a command would time out before WAIT answers. Set '" + WAIT_TIMEOUT
+                    + "' below '" + TIMEOUT + "' (leaving room for a round trip), or raise '" + TIMEOUT + "'.");
+        }
         return new RedisStoreSettings(
                 topology,
                 uri,
@@ -162,12 +177,12 @@ public record RedisStoreSettings(
                 settings.get(PASSWORD).filter(v -> !v.isEmpty()),
                 settings.bool(TLS, false) || "rediss".equals(uri.getScheme()),
                 settings.duration(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT),
-                settings.duration(TIMEOUT, DEFAULT_TIMEOUT),
+                timeout,
                 settings.positiveInt(POOL_SIZE, DEFAULT_POOL_SIZE),
                 settings.get(KEY_PREFIX).orElse(DEFAULT_KEY_PREFIX),
                 settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE),
-                settings.intBetween(WAIT_REPLICAS, 0, 0, Integer.MAX_VALUE),
-                settings.duration(WAIT_TIMEOUT, DEFAULT_WAIT_TIMEOUT),
+                waitReplicas,
+                waitTimeout,
                 settings.duration(SETTLE_PATIENCE, DEFAULT_SETTLE_PATIENCE));
     }
 

@@ -131,4 +131,40 @@ class RedisStoreSettingsTest {
                         .database())
                 .isEqualTo(3);
     }
+
+    @Test
+    void aWaitTimeoutNotBelowTheCommandTimeoutIsRefusedWithReplicasToWaitFor() {
+        for (String wait : new String[] {"PT2S", "PT3S"}) {
+            assertThatThrownBy(() -> of(Map.of(
+                            RedisStoreSettings.WAIT_REPLICAS, "1",
+                            RedisStoreSettings.WAIT_TIMEOUT, wait,
+                            RedisStoreSettings.TIMEOUT, "PT2S")))
+                    .as("wait-timeout " + wait + " with timeout PT2S")
+                    .isInstanceOf(IdempotencyConfigurationException.class)
+                    .hasMessageContaining(RedisStoreSettings.WAIT_TIMEOUT)
+                    .hasMessageContaining(RedisStoreSettings.TIMEOUT + "' is PT2S")
+                    .hasMessageContaining("below '" + RedisStoreSettings.TIMEOUT + "'");
+        }
+        assertThatThrownBy(() ->
+                        of(Map.of(RedisStoreSettings.WAIT_REPLICAS, "1", RedisStoreSettings.WAIT_TIMEOUT, "PT2S")))
+                .as("wait-timeout PT2S against the default timeout")
+                .isInstanceOf(IdempotencyConfigurationException.class);
+        // Refused when the store starts, before it connects (nothing listens on port 1).
+        assertThatThrownBy(() -> RedisStores.start(ConfigLookup.of(Map.of(
+                        RedisStoreSettings.URI, "redis://127.0.0.1:1",
+                        RedisStoreSettings.WAIT_REPLICAS, "2",
+                        RedisStoreSettings.WAIT_TIMEOUT, "PT5S"))))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining(RedisStoreSettings.WAIT_TIMEOUT)
+                .hasMessageContaining(RedisStoreSettings.TIMEOUT);
+
+        RedisStoreSettings below = of(Map.of(
+                RedisStoreSettings.WAIT_REPLICAS, "1",
+                RedisStoreSettings.WAIT_TIMEOUT, "PT1.9S",
+                RedisStoreSettings.TIMEOUT, "PT2S"));
+        assertThat(below.waitTimeout()).isEqualTo(Duration.ofMillis(1900));
+        assertThat(of(Map.of(RedisStoreSettings.WAIT_TIMEOUT, "PT5S")).waitTimeout())
+                .as("without wait-replicas no WAIT runs, so its timeout is not checked")
+                .isEqualTo(Duration.ofSeconds(5));
+    }
 }

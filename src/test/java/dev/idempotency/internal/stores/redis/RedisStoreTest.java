@@ -162,7 +162,14 @@ class RedisStoreTest extends IdempotencyStoreContract {
                 // The acknowledged claim below gets a generous timeout: a loaded machine can take more
                 // than 300 ms to replicate, and that claim must not be refused for it.
                 RedisIdempotencyStore patient = RedisStores.start(settings(
-                        OWN, Map.of(RedisStoreSettings.WAIT_REPLICAS, "1", RedisStoreSettings.WAIT_TIMEOUT, "PT10S")));
+                        OWN,
+                        Map.of(
+                                RedisStoreSettings.WAIT_REPLICAS,
+                                "1",
+                                RedisStoreSettings.WAIT_TIMEOUT,
+                                "PT10S",
+                                RedisStoreSettings.TIMEOUT,
+                                "PT11S")));
                 RedisIdempotencyStore lax = RedisStores.start(settings(OWN, Map.of()))) {
             String k = key();
             assertThatThrownBy(() -> strict.claim(k, "o", "fp", Duration.ofMinutes(1)))
