@@ -1,6 +1,5 @@
 package demo;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
 import java.util.Map;
@@ -8,10 +7,9 @@ import java.util.Set;
 
 /**
  * An app that lists its resources itself and turns off Jersey's {@code META-INF/services} lookup: the
- * library's JAX-RS feature, and so its HTTP filter, is never registered. Added by {@link NoFilterTest}
- * alone.
+ * library's JAX-RS feature, and so its HTTP filter, is never registered. Not a bean by discovery (no
+ * bean-defining annotation): {@link NoFilterTest} alone adds it.
  */
-@ApplicationScoped
 @ApplicationPath("/")
 public class NoFilterApplication extends Application {
 
