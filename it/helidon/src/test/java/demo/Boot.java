@@ -3,6 +3,7 @@ package demo;
 import jakarta.enterprise.inject.se.SeContainer;
 import jakarta.enterprise.inject.se.SeContainerInitializer;
 import jakarta.enterprise.inject.spi.Extension;
+import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -20,15 +21,25 @@ final class Boot {
 
     /** The failure of a boot with this config and these extensions, or null if it started (and stopped). */
     static Throwable failure(Map<String, String> config, Extension... extensions) throws InterruptedException {
+        Object outcome = start(config, extensions);
+        if (outcome instanceof SeContainer started) {
+            started.close();
+            return null;
+        }
+        return (Throwable) outcome;
+    }
+
+    /** The started container (the caller closes it), or the boot's failure. */
+    static Object start(Map<String, String> config, Extension... extensions) throws InterruptedException {
         // as @HelidonTest does: Helidon refuses SeContainerInitializer unless allowed
         System.setProperty("mp.initializer.allow", "true");
         System.setProperty("mp.initializer.no-warn", "true");
         config.forEach(System::setProperty);
-        CompletableFuture<Throwable> boot = CompletableFuture.supplyAsync(() -> {
-            try (SeContainer started = SeContainerInitializer.newInstance()
-                    .addExtensions(extensions)
-                    .initialize()) {
-                return null;
+        CompletableFuture<Object> boot = CompletableFuture.supplyAsync(() -> {
+            try {
+                return SeContainerInitializer.newInstance()
+                        .addExtensions(extensions)
+                        .initialize();
             } catch (Throwable e) {
                 return e;
             }
@@ -40,6 +51,15 @@ final class Boot {
         } catch (TimeoutException e) {
             throw new AssertionError("the boot with " + config + " neither started nor failed within 60 s", e);
         }
+    }
+
+    /** The base URI of the started app's server (Helidon's ServerCdiExtension, read reflectively). */
+    static URI base(SeContainer container) throws ReflectiveOperationException {
+        @SuppressWarnings("unchecked")
+        Class<Extension> server = (Class<Extension>) Class.forName("io.helidon.microprofile.server.ServerCdiExtension");
+        Object extension = container.getBeanManager().getExtension(server);
+        int port = (int) server.getMethod("port").invoke(extension);
+        return URI.create("http://127.0.0.1:" + port + "/");
     }
 
     /** Every message of the chain, causes and suppressed, one a line. */
