@@ -3,8 +3,10 @@ package demo;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Participation;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.inject.Inject;
-import jakarta.inject.Named;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.transaction.Transactional;
@@ -19,6 +21,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * {@code POST /joined-orders}: the effect row and the idempotency record in one JTA transaction
@@ -28,9 +31,14 @@ import javax.sql.DataSource;
 @RequestScoped
 public class JoinedOrdersResource {
 
+    /** The app's JTA data source: {@code demo.joined.datasource}, default {@code ordersjta}. */
     @Inject
-    @Named("ordersjta")
-    DataSource orders;
+    @ConfigProperty(name = "demo.joined.datasource", defaultValue = "ordersjta")
+    String dataSource;
+
+    @Inject
+    @Any
+    Instance<DataSource> dataSources;
 
     @Inject
     FailSwitch failSwitch;
@@ -43,6 +51,7 @@ public class JoinedOrdersResource {
     public Response place(JsonObject order) throws SQLException, InterruptedException {
         String ref = order.getString("ref");
         long cents = order.getJsonNumber("cents").longValue();
+        DataSource orders = dataSources.select(NamedLiteral.of(dataSource)).get();
         try (Connection connection = orders.getConnection()) {
             Effects.insert(connection, "joined", ref, cents);
         }

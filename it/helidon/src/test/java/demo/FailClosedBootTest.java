@@ -41,5 +41,7 @@ class FailClosedBootTest {
                         .matcher(messages)
                         .find(),
                 () -> "the failure names no guarded CDI method:\n" + messages);
+        System.out.println(
+                "refused as expected: " + messages.lines().findFirst().orElse(""));
     }
 }

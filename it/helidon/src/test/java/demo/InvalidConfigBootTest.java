@@ -17,5 +17,7 @@ class InvalidConfigBootTest {
         assertTrue(
                 messages.contains("idempotency.ttl"), () -> "the failure does not name idempotency.ttl:\n" + messages);
         assertTrue(messages.contains("banana"), () -> "the failure does not name the value:\n" + messages);
+        System.out.println(
+                "refused as expected: " + messages.lines().findFirst().orElse(""));
     }
 }

@@ -1,28 +1,13 @@
 package demo;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.enterprise.inject.spi.CDI;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import java.net.URI;
-import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The joined mode with Helidon's JTA (Narayana): the effect row and the record commit or roll back
- * together, on the JPA store over a JTA data source that is a CDI bean ({@code @Named("ordersjta")}).
+ * together, on the JPA store over a JTA data source that is a CDI bean ({@code @Named("ordersjta")}):
+ * the HikariCP pool, enlisted by Helidon's adapter, one connection per transaction.
  */
-@ExtendWith(Db.class)
 @HelidonTest
 @AddConfig(key = "idempotency.store", value = "jpa")
 @AddConfig(key = "idempotency.jpa.datasource", value = "ordersjta")
@@ -31,69 +16,4 @@ import org.junit.jupiter.api.extension.ExtendWith;
         key = "javax.sql.DataSource.orders.dataSource.url",
         value = "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=helidon_it")
 @AddConfig(key = "javax.sql.DataSource.orders.dataSource.user", value = "postgres")
-class JpaJoinedTest {
-
-    @Inject
-    WebTarget target;
-
-    URI base() {
-        return target.getUri();
-    }
-
-    @Test
-    void theEffectAndTheRecordCommitTogether() {
-        String key = GuardChecks.key();
-        String ref = GuardChecks.ref();
-        HttpResponse<String> first = Http.post(base(), "joined-orders", key, GuardChecks.order(ref, 100, 0));
-        assertEquals(201, first.statusCode(), () -> "first POST: " + Http.describe(first));
-        assertEquals(1, Db.effects("joined", ref), "effect rows after the commit");
-        assertEquals(1, Db.records(), "records after the commit");
-
-        HttpResponse<String> again = Http.post(base(), "joined-orders", key, GuardChecks.order(ref, 100, 0));
-        assertEquals(201, again.statusCode(), () -> "repeat: " + Http.describe(again));
-        assertEquals(first.body(), again.body(), "the repeat's body");
-        assertEquals("true", again.headers().firstValue("Idempotent-Replayed").orElse(null), Http.describe(again));
-        assertEquals(1, Db.effects("joined", ref), "effect rows after the replay");
-    }
-
-    @Test
-    void aFailureRollsBackTheEffectAndTheClaim() {
-        String key = GuardChecks.key();
-        String ref = GuardChecks.ref();
-        CDI.current().select(FailSwitch.class).get().failNext(1);
-        HttpResponse<String> failed = Http.post(base(), "joined-orders", key, GuardChecks.order(ref, 200, 0));
-        assertEquals(500, failed.statusCode(), () -> "the failing call: " + Http.describe(failed));
-        assertEquals(0, Db.effects("joined", ref), "effect rows after the rollback");
-        assertEquals(0, Db.records(), "records after the rollback: the claim rolled back with the effect");
-
-        HttpResponse<String> retry = Http.post(base(), "joined-orders", key, GuardChecks.order(ref, 200, 0));
-        assertEquals(201, retry.statusCode(), () -> "the retry: " + Http.describe(retry));
-        assertTrue(
-                retry.headers().firstValue("Idempotent-Replayed").isEmpty(),
-                () -> "the retry ran: " + Http.describe(retry));
-        assertEquals(1, Db.effects("joined", ref), "effect rows after the retry");
-    }
-
-    @Test
-    void concurrentJoinedRequestsWithOneKeyRunOnce() throws Exception {
-        String key = GuardChecks.key();
-        String ref = GuardChecks.ref();
-        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
-        for (int i = 0; i < GuardChecks.CONCURRENT; i++) {
-            calls.add(Http.postAsync(base(), "joined-orders", key, GuardChecks.order(ref, 300, 500)));
-        }
-        List<String> seen = new ArrayList<>();
-        int created = 0;
-        for (CompletableFuture<HttpResponse<String>> call : calls) {
-            HttpResponse<String> response = call.get(Http.TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            seen.add(String.valueOf(response.statusCode()));
-            if (response.statusCode() == 201) {
-                created++;
-            } else if (response.statusCode() != 409) {
-                fail("a concurrent joined call got " + Http.describe(response));
-            }
-        }
-        assertTrue(created >= 1, "no call of " + GuardChecks.CONCURRENT + " succeeded: " + seen);
-        assertEquals(1, Db.effects("joined", ref), () -> "effect rows of concurrent joined calls: " + seen);
-    }
-}
+class JpaJoinedTest extends JoinedChecks {}

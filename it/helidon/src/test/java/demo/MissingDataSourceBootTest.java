@@ -20,5 +20,7 @@ class MissingDataSourceBootTest {
         assertTrue(
                 messages.contains("idempotency.jpa.datasource") && messages.contains("nosuchds"),
                 () -> "the failure does not name idempotency.jpa.datasource=nosuchds:\n" + messages);
+        System.out.println(
+                "refused as expected: " + messages.lines().findFirst().orElse(""));
     }
 }
