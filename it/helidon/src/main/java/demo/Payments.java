@@ -20,4 +20,11 @@ public class Payments {
         Thread.sleep(200);
         return "receipt-" + UUID.randomUUID();
     }
+
+    /** The README's shape: a record result, kept and replayed whole. */
+    @Idempotent(name = "payments.authorize", required = true)
+    public Receipt authorize(@IdempotencyKey String orderId, long cents) {
+        effects.record("authorize", orderId, cents);
+        return new Receipt(UUID.randomUUID().toString(), orderId, cents);
+    }
 }

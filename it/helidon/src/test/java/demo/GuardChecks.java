@@ -163,6 +163,15 @@ abstract class GuardChecks {
     }
 
     @Test
+    void aRecordResultIsReplayedWhole() {
+        Payments payments = bean(Payments.class);
+        String order = ref();
+        Receipt receipt = payments.authorize(order, 990);
+        assertEquals(receipt, payments.authorize(order, 990), "a repeat gets the first receipt, whole");
+        assertEquals(1, Db.effects("authorize", order), "authorizations for one order id called twice");
+    }
+
+    @Test
     void concurrentCdiCallsWithOneKeyRunOnce() throws Exception {
         Payments payments = bean(Payments.class);
         String order = ref();
