@@ -10,6 +10,7 @@ import dev.idempotency.internal.core.IdempotencyObserver;
 import dev.idempotency.internal.core.KeepAlive;
 import dev.idempotency.internal.core.OperationPolicy;
 import dev.idempotency.internal.core.PolicyResolver;
+import dev.idempotency.internal.core.ResultFuture;
 import dev.idempotency.internal.core.Settlement;
 import dev.idempotency.internal.core.WorkTransactions;
 import dev.idempotency.internal.jaxrs.StartupCheck;
@@ -55,6 +56,7 @@ public class IdempotencyRuntime implements EntryPointServices {
     private static final String JTA_REGISTRY = "jakarta.transaction.TransactionSynchronizationRegistry";
     private static final String SERVLET_INITIALIZER = "jakarta.servlet.ServletContainerInitializer";
     private static final String JAX_RS = "jakarta.ws.rs.Path";
+    private static final String CONCURRENCY_ASYNCHRONOUS = "jakarta.enterprise.concurrent.Asynchronous";
 
     /**
      * The plan of every method the interceptor guards, per (bean class, method), built when the runtime
@@ -86,6 +88,7 @@ public class IdempotencyRuntime implements EntryPointServices {
     private PolicyResolver policies;
     private IdempotencyEngine engine;
     private Settlement settlement;
+    private ResultFuture results;
     private ScheduledExecutorService ownScheduler;
     private ScheduledFuture<?> purge;
     private KeepAlive keepAlive;
@@ -111,6 +114,10 @@ public class IdempotencyRuntime implements EntryPointServices {
         settlement = ContainerResources.present(JTA_REGISTRY)
                 ? TransactionSettlement.lookup(global.transactionRegistry())
                 : Settlement.IMMEDIATE;
+        // Likewise ConcurrencyResultFuture names Jakarta Concurrency's types.
+        results = ContainerResources.present(CONCURRENCY_ASYNCHRONOUS)
+                ? new ConcurrencyResultFuture()
+                : ResultFuture.NONE;
         if (extension == null || !extension.isResolvable()) {
             throw noExtension();
         }
@@ -239,7 +246,7 @@ public class IdempotencyRuntime implements EntryPointServices {
         if (policy.joined()) {
             JoinedModeCheck.check(method, targetClass, policy.name(), guardPriority);
         }
-        GuardedMethod plan = GuardedMethod.plan(method, policy, engine, settlement);
+        GuardedMethod plan = GuardedMethod.plan(method, policy, engine, settlement, results);
         engine.planned(policy, "CDI");
         return plan;
     }

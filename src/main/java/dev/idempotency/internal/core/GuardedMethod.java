@@ -48,6 +48,9 @@ public final class GuardedMethod {
     private final Settlement fallback;
     private final boolean joinsCallerTransaction;
     private final boolean stage;
+    /** The container's future the body completes, when it is an asynchronous method that has one. */
+    private final ResultFuture results;
+
     private final OperationEvents events;
     /** The record keys of this operation (the interceptor's calls are not scoped). */
     private final RecordKey.Namespace keySpace;
@@ -62,6 +65,7 @@ public final class GuardedMethod {
             Settlement fallback,
             boolean joinsCallerTransaction,
             boolean stage,
+            ResultFuture results,
             CanonicalJson.ArgumentWriter[] writers) {
         this.policy = policy;
         this.keys = keys;
@@ -70,6 +74,7 @@ public final class GuardedMethod {
         this.fallback = fallback;
         this.joinsCallerTransaction = joinsCallerTransaction;
         this.stage = stage;
+        this.results = results;
         this.events = engine.events(policy.name());
         this.keySpace = engine.keys(policy.name(), "");
         this.writers = writers;
@@ -93,6 +98,22 @@ public final class GuardedMethod {
      */
     public static GuardedMethod plan(
             Method method, OperationPolicy policy, IdempotencyEngine engine, Settlement fallback) {
+        return plan(method, policy, engine, fallback, ResultFuture.NONE);
+    }
+
+    /**
+     * Plans a method.
+     *
+     * @param fallback how to settle a call whose body nobody watched
+     * @param results the container's future an asynchronous body completes, if the method has one
+     * @throws IdempotencyConfigurationException the method cannot be guarded as declared
+     */
+    public static GuardedMethod plan(
+            Method method,
+            OperationPolicy policy,
+            IdempotencyEngine engine,
+            Settlement fallback,
+            ResultFuture results) {
         boolean stage = isStage(method);
         ValueTypes.requireWholeValues(method, stage ? stageValueType(method) : method.getGenericReturnType());
         OutcomeCodec outcomes = stage ? new OutcomeCodec(method, stageValueType(method)) : new OutcomeCodec(method);
@@ -104,6 +125,7 @@ public final class GuardedMethod {
                 fallback,
                 policy.joined(),
                 stage,
+                stage && results.completedBy(method) ? results : ResultFuture.NONE,
                 CanonicalJson.writers(method));
     }
 
@@ -136,6 +158,16 @@ public final class GuardedMethod {
         }
         Admission.Owned owned = (Admission.Owned) claim;
         WorkTransactions work = new WorkTransactions();
+        CompletableFuture<Object> own = results == ResultFuture.NONE ? null : new CompletableFuture<>();
+        CompletableFuture<Object> callers = own == null ? null : results.swap(own);
+        if (callers != null) {
+            // Asynchronous.Result.getFuture() lets the body see that its caller cancelled.
+            callers.whenComplete((value, failure) -> {
+                if (callers.isCancelled()) {
+                    own.cancel(false);
+                }
+            });
+        }
         Object result;
         try {
             result = next.proceed(work);
@@ -145,9 +177,17 @@ public final class GuardedMethod {
         } catch (Error e) {
             settleFailure(owned, work, e);
             throw e;
+        } finally {
+            if (callers != null) {
+                results.restore(callers);
+            }
         }
         if (stage && result != null) {
-            return settleWhenComplete(owned, work, (CompletionStage<?>) result);
+            CompletableFuture<Object> out = settleWhenComplete(owned, work, (CompletionStage<?>) result);
+            // Handed over only when the body completed the guard's future (a body that returns another one
+            // has it copied to the caller's by its container, from the guard's stage; a call that merely
+            // passed through, the guard outside the container's interceptor, touched neither).
+            return callers != null && (result == own || own.isDone()) ? handOver(out, callers) : out;
         }
         settleValue(owned, work, outcomes.value(result));
         return result;
@@ -206,6 +246,22 @@ public final class GuardedMethod {
             }
         });
         return out;
+    }
+
+    /**
+     * Completes the caller's container future as the guard's stage did, so after the outcome was stored
+     * (the body completed the guard's own future in its place).
+     */
+    private static CompletableFuture<Object> handOver(
+            CompletableFuture<Object> out, CompletableFuture<Object> callers) {
+        out.whenComplete((value, failure) -> {
+            if (failure == null) {
+                callers.complete(value);
+            } else {
+                callers.completeExceptionally(failure);
+            }
+        });
+        return callers;
     }
 
     /**

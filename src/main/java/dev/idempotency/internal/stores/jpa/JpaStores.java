@@ -36,10 +36,11 @@ public final class JpaStores {
     static JpaIdempotencyStore inContainer(ConfigLookup settings, JtaTransactionRunner runner) {
         JpaStoreSettings jpa = JpaStoreSettings.from(settings);
         String name = jpa.datasource();
-        DataSource dataSource = dataSource(name);
+        Found found = dataSource(name);
+        DataSource dataSource = found.dataSource();
         // JtaConnections names JTA types: loaded only where the JTA API is.
         Connections connections = ContainerResources.present(JTA_REGISTRY)
-                ? new JtaConnections(dataSource, runner, JoinedMode.registryName(settings))
+                ? new JtaConnections(dataSource, runner, JoinedMode.registryName(settings), found.bean())
                 : new DataSourceConnections(dataSource);
         JpaIdempotencyStore s = start(connections, jpa, Clock.systemUTC());
         LOG.log(
@@ -60,15 +61,15 @@ public final class JpaStores {
      *
      * @throws DataSourceNotFound none of these exists
      */
-    static DataSource dataSource(String name) {
+    static Found dataSource(String name) {
         boolean byDefault = name.equals(JpaStoreSettings.DEFAULT_DATASOURCE);
         DataSource bean = ContainerResources.bean(DataSource.class, byDefault ? null : name)
                 .orElse(null);
         if (bean != null) {
-            return bean;
+            return new Found(bean, true);
         }
         try {
-            return (DataSource) ContainerResources.jndi(name);
+            return new Found((DataSource) ContainerResources.jndi(name), false);
         } catch (NamingException | ClassCastException e) {
             throw new DataSourceNotFound(
                     "The JPA idempotency store cannot find the data source '" + name + "' (config key '"
@@ -80,6 +81,9 @@ public final class JpaStores {
                     e);
         }
     }
+
+    /** A data source, and whether it is a CDI bean of the application's rather than the server's. */
+    record Found(DataSource dataSource, boolean bean) {}
 
     /**
      * A store for Java SE on a (pooled) data source, {@code separate} mode only: checks the database

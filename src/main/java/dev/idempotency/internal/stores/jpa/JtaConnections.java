@@ -22,12 +22,24 @@ final class JtaConnections implements Connections {
     private final DataSource dataSource;
     private final JtaTransactionRunner runner;
     private final JoinedMode.Registry registry;
-    private volatile boolean registryMissing;
+    /**
+     * An application's data source (a CDI bean, as on Helidon), not a server's JTA data source: it may
+     * hand out a new enlisted connection, a branch of its own, on each call (Helidon's
+     * JtaAdaptingDataSource), or join no transaction at all (a plain pool). The joined mode then keeps
+     * one connection per transaction, as a server does, and is offered only if a connection taken inside
+     * a transaction takes part in it.
+     */
+    private final boolean applicationDataSource;
 
-    JtaConnections(DataSource dataSource, JtaTransactionRunner runner, String registryName) {
+    private volatile boolean registryMissing;
+    private volatile Boolean enlists;
+
+    JtaConnections(
+            DataSource dataSource, JtaTransactionRunner runner, String registryName, boolean applicationDataSource) {
         this.dataSource = dataSource;
         this.runner = runner;
         this.registry = new JoinedMode.Registry(registryName, "The JPA store");
+        this.applicationDataSource = applicationDataSource;
     }
 
     @Override
@@ -56,9 +68,38 @@ final class JtaConnections implements Connections {
         if (status != Status.STATUS_ACTIVE) {
             throw JoinedMode.noTransaction(operation, "its idempotency record is written", status);
         }
+        if (applicationDataSource) {
+            return Connections.evictingBroken(transactionConnection(), work);
+        }
         try (Connection c = dataSource.getConnection()) {
             return Connections.evictingBroken(c, work);
         }
+    }
+
+    /** The one connection of the current transaction, closed when the transaction ends. */
+    private Connection transactionConnection() throws SQLException {
+        TransactionSynchronizationRegistry r = registry();
+        Object key = this;
+        Connection c = (Connection) r.getResource(key);
+        if (c == null) {
+            Connection taken = dataSource.getConnection();
+            r.putResource(key, taken);
+            r.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {}
+
+                @Override
+                public void afterCompletion(int status) {
+                    try {
+                        taken.close();
+                    } catch (SQLException e) {
+                        // The pool drops a connection it cannot take back; nothing of the transaction is lost.
+                    }
+                }
+            });
+            c = taken;
+        }
+        return c;
     }
 
     /** Where a JTA registry is found: a runtime with the JTA API but no transaction manager has none. */
@@ -76,10 +117,34 @@ final class JtaConnections implements Connections {
     public boolean canJoin() {
         try {
             registry();
-            return true;
         } catch (RuntimeException e) {
             return false;
         }
+        return !applicationDataSource || enlists();
+    }
+
+    /**
+     * Whether a connection of the application's data source taken inside a JTA transaction takes part
+     * in it: it does not autocommit there. A plain pool's connection does, and a joined record written
+     * on it would commit whatever the transaction does. Asked once, in a transaction of its own.
+     */
+    private boolean enlists() {
+        Boolean e = enlists;
+        if (e == null) {
+            try {
+                e = runner.inNewTransaction(() -> {
+                    try (Connection c = dataSource.getConnection()) {
+                        return !c.getAutoCommit();
+                    } catch (SQLException x) {
+                        throw new Carrier(x);
+                    }
+                });
+            } catch (RuntimeException x) {
+                e = false; // no transaction could begin, or no connection: nothing to join
+            }
+            enlists = e;
+        }
+        return e;
     }
 
     @Override

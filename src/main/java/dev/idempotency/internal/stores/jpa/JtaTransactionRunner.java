@@ -21,4 +21,10 @@ public class JtaTransactionRunner {
     public <T> T outsideTransaction(Supplier<T> work) {
         return work.get();
     }
+
+    /** Runs {@code work} in a new transaction, rolled back or committed as {@code @Transactional} does. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public <T> T inNewTransaction(Supplier<T> work) {
+        return work.get();
+    }
 }
