@@ -125,6 +125,9 @@ public class IdempotencyRuntime implements EntryPointServices {
         for (IdempotencyExtension.Guarded g : extension.get().intercepted()) {
             registry.put(g, newPlan(g.method(), g.beanClass()));
         }
+        if (!registry.isEmpty()) {
+            requireJsonBinding();
+        }
         long millis = global.purgeInterval().toMillis();
         int batchSize = global.purgeBatchSize();
         purge = scheduler.scheduleWithFixedDelay(() -> purgeOnce(batchSize), millis, millis, TimeUnit.MILLISECONDS);
@@ -135,6 +138,24 @@ public class IdempotencyRuntime implements EntryPointServices {
         Set<String> names = new HashSet<>();
         registry.values().forEach(p -> names.add(p.policy().name()));
         return names;
+    }
+
+    /**
+     * Stored results and exceptions of CDI methods are JSON-B documents: a runtime without a JSON-B
+     * implementation (Helidon MP's core bundle) would run such a method and then fail to store its
+     * outcome, so it does not start.
+     */
+    private static void requireJsonBinding() {
+        try {
+            jakarta.json.bind.JsonbBuilder.create().toJson(1);
+        } catch (RuntimeException | LinkageError e) {
+            throw new IdempotencyConfigurationException(
+                    "@Idempotent CDI methods store their results as JSON, but"
+                            + " this runtime has no JSON-B implementation (" + e + "). Add one to the application, e.g."
+                            + " org.eclipse:yasson (on Helidon MP's core bundle, or"
+                            + " org.glassfish.jersey.media:jersey-media-json-binding).",
+                    e);
+        }
     }
 
     /**

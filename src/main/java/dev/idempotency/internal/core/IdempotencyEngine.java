@@ -241,9 +241,9 @@ public final class IdempotencyEngine {
                     + " transaction (@Idempotent(transaction = JOINED) or the config key"
                     + " '<class>/<method>/Idempotent/transaction'), but the idempotency store ("
                     + store.getClass().getSimpleName() + ") cannot write in it. Use a store that can (config key"
-                    + " 'idempotency.store': the JPA store on PostgreSQL, MariaDB/MySQL or H2, on a data source that"
-                    + " takes part in JTA transactions; the Infinispan store in a cluster), or set their transaction"
-                    + " to separate.");
+                    + " 'idempotency.store': the JPA store on PostgreSQL, MariaDB/MySQL or H2, whose data source"
+                    + " ('idempotency.jpa.datasource') takes part in JTA transactions; the Infinispan store in a"
+                    + " cluster), or set their transaction to separate.");
         }
         LOG.log(Level.INFO, "idempotency: operations in the joined transaction mode: {0}", joined);
     }

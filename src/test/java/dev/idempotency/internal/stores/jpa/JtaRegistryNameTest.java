@@ -33,7 +33,8 @@ class JtaRegistryNameTest {
     }
 
     private static JtaConnections connections(Map<String, String> config) {
-        return new JtaConnections(null, new JtaTransactionRunner(), JoinedMode.registryName(ConfigLookup.of(config)));
+        return new JtaConnections(
+                null, new JtaTransactionRunner(), JoinedMode.registryName(ConfigLookup.of(config)), false);
     }
 
     @Test
