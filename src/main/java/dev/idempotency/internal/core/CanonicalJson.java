@@ -15,10 +15,13 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Currency;
 import java.util.List;
 import java.util.Locale;
@@ -203,8 +206,8 @@ final class CanonicalJson {
     }
 
     /**
-     * The text of one key value: the value itself for simple types ({@code String.valueOf}), the
-     * canonical JSON otherwise.
+     * The text of one key value: the value itself for simple types (a number by its value, {@link
+     * #numberText}), the canonical JSON otherwise.
      */
     public static String keyText(Object value) {
         return keyText(value, value == null ? Object.class : value.getClass());
@@ -213,14 +216,81 @@ final class CanonicalJson {
     /** The text of one key value declared with a type (see {@link #of(Object, Type)}). */
     static String keyText(Object value, Type declared) {
         if (value instanceof CharSequence
-                || value instanceof Number
                 || value instanceof Boolean
                 || value instanceof Character
-                || value instanceof Enum<?>
                 || value instanceof UUID) {
-            return value instanceof Enum<?> e ? e.name() : String.valueOf(value);
+            return String.valueOf(value);
+        }
+        if (value instanceof Enum<?> e) {
+            return e.name();
+        }
+        if (value instanceof Number n) {
+            return numberText(n);
         }
         return of(value, declared);
+    }
+
+    /**
+     * The key text of a number: its decimal value, the same on every JVM. Integers as they print; a
+     * {@code BigDecimal} without trailing zeros or exponent ({@code 12.5} and {@code 12.50} are one
+     * key); a {@code double} or {@code float} as the shortest decimal that reads back as the same
+     * value ({@code 0.1}, {@code 1.0} is {@code 1}, {@code 2e23} is {@code 200000000000000000000000}):
+     * the number Java 19's {@code Double.toString} writes, computed here so that Java 17, whose
+     * {@code Double.toString} writes some values with more digits, gives the same text. Not a
+     * number's JSON text: NaN and the infinities as {@code Double.toString} writes them.
+     */
+    static String numberText(Number n) {
+        if (n instanceof BigDecimal d) {
+            return plain(d);
+        }
+        if (n instanceof Double || n instanceof Float) {
+            double d = n.doubleValue();
+            if (!Double.isFinite(d)) {
+                return Double.toString(d);
+            }
+            return plain(shortest(d, n instanceof Float));
+        }
+        return String.valueOf(n);
+    }
+
+    /**
+     * The decimal Java 19's {@code Double.toString} (or {@code Float.toString}, with {@code single})
+     * chooses: of the decimals of the fewest digits, at least 2, that read back as the value, the
+     * closest to it, an even last digit on a tie. Pure {@code BigDecimal} arithmetic (the two
+     * neighbours of the exact binary value at each precision), so every JVM gives the same digits.
+     */
+    static BigDecimal shortest(double d, boolean single) {
+        if (d == 0) {
+            return BigDecimal.ZERO;
+        }
+        BigDecimal exact = new BigDecimal(d);
+        int most = single ? 9 : 17;
+        for (int digits = 2; digits <= most; digits++) {
+            BigDecimal below = exact.round(new MathContext(digits, RoundingMode.FLOOR));
+            BigDecimal above = exact.round(new MathContext(digits, RoundingMode.CEILING));
+            boolean belowReads = readsBack(below, d, single);
+            boolean aboveReads = readsBack(above, d, single);
+            if (belowReads && aboveReads) {
+                int closer = exact.subtract(below).compareTo(above.subtract(exact));
+                if (closer != 0) {
+                    return closer < 0 ? below : above;
+                }
+                return below.unscaledValue().testBit(0) ? above : below;
+            }
+            if (belowReads || aboveReads) {
+                return belowReads ? below : above;
+            }
+        }
+        // 17 significant digits always read back as the same double, 9 as the same float.
+        return exact;
+    }
+
+    private static boolean readsBack(BigDecimal decimal, double d, boolean single) {
+        return single ? decimal.floatValue() == (float) d : decimal.doubleValue() == d;
+    }
+
+    private static String plain(BigDecimal d) {
+        return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
     }
 
     static void append(StringBuilder sb, Object v) {
@@ -353,6 +423,7 @@ final class CanonicalJson {
     /** An object by its fields, sorted by name, after its class name where its declared type does not tell it. */
     private static void appendFields(
             StringBuilder sb, Object v, ValueTypes.Shape shape, boolean tagged, ValueTypes.Path path) {
+        ValueTypes.requireLoaded(v);
         path.enter(v);
         sb.append('{');
         boolean first = true;
@@ -448,23 +519,29 @@ final class CanonicalJson {
         sb.append(']');
     }
 
+    /**
+     * A map as an object of its entries sorted by key text. Keys of different values may have one text
+     * (in a {@code Map<Object, V>}, {@code 1} and {@code 1L}; {@code 1.5} and {@code 1.50}, which a
+     * map holds apart): then every entry is written, sorted by key and then by value text, so that no
+     * entry is lost. A map whose key texts differ is written exactly as before this rule.
+     */
     private static void appendMap(StringBuilder sb, Map<?, ?> m, Type declared, ValueTypes.Path path) {
         Type keyType = ValueTypes.typeArgument(declared, 0);
         Type valueType = ValueTypes.typeArgument(declared, 1);
-        TreeMap<String, Object> sorted = new TreeMap<>();
+        List<String[]> entries = new ArrayList<>(m.size());
         for (Map.Entry<?, ?> e : m.entrySet()) {
-            sorted.put(keyText(e.getKey(), keyType), e.getValue());
+            StringBuilder value = new StringBuilder(16);
+            append(value, e.getValue(), valueType, path);
+            entries.add(new String[] {keyText(e.getKey(), keyType), value.toString()});
         }
+        entries.sort(Comparator.<String[], String>comparing(e -> e[0]).thenComparing(e -> e[1]));
         sb.append('{');
-        boolean first = true;
-        for (Map.Entry<String, Object> e : sorted.entrySet()) {
-            if (!first) {
+        for (int i = 0; i < entries.size(); i++) {
+            if (i > 0) {
                 sb.append(',');
             }
-            first = false;
-            appendString(sb, e.getKey());
-            sb.append(':');
-            append(sb, e.getValue(), valueType, path);
+            appendString(sb, entries.get(i)[0]);
+            sb.append(':').append(entries.get(i)[1]);
         }
         sb.append('}');
     }
@@ -510,7 +587,7 @@ final class CanonicalJson {
     }
 
     static void appendNumber(StringBuilder sb, BigDecimal d) {
-        sb.append(d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString());
+        sb.append(plain(d));
     }
 
     /**

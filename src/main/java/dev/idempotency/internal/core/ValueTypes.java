@@ -218,6 +218,12 @@ final class ValueTypes {
         if (isJdk(c)) {
             return refused(c.getName() + " is a JDK or container type that is not a value");
         }
+        if (isLazyProxy(c)) {
+            return refused(c.getName() + " is a lazy proxy of the entity "
+                    + c.getSuperclass().getName()
+                    + ": its fields are not loaded, and the key reader does not load them; pass a loaded"
+                    + " entity (find, or a fetch join) or its id");
+        }
         if (c.isSynthetic()
                 || c.isHidden()
                 || Proxy.isProxyClass(c)
@@ -241,6 +247,141 @@ final class ValueTypes {
                 ANALYSING.remove();
             }
         }
+    }
+
+    /**
+     * Whether a field is part of its object's state: an instance field, not {@code transient}, not
+     * synthetic; in a JPA entity, embeddable or mapped superclass also not a field the JPA provider
+     * adds (EclipseLink's weaving: {@code _persistence_*}; Hibernate's enhancement: {@code
+     * $$_hibernate_*}), not {@code @Transient}, and not an association ({@code @OneToMany}, {@code
+     * @ManyToMany}, {@code @ManyToOne}, {@code @OneToOne}, {@code @ElementCollection}), which would have
+     * to be loaded to be read: an entity is read by its own columns.
+     */
+    static boolean isState(Field f) {
+        int mod = f.getModifiers();
+        if (Modifier.isStatic(mod) || Modifier.isTransient(mod) || f.isSynthetic()) {
+            return false;
+        }
+        if (!isPersistent(f.getDeclaringClass())) {
+            return true;
+        }
+        String n = f.getName();
+        if (n.startsWith("_persistence_") || n.startsWith("$$_hibernate_")) {
+            return false;
+        }
+        if (hasJpaMapping(f.getAnnotations())) {
+            return false;
+        }
+        Method getter = propertyGetter(f);
+        return getter == null || !hasJpaMapping(getter.getAnnotations());
+    }
+
+    private static final Set<String> PERSISTENT = Set.of(
+            "jakarta.persistence.Entity", "jakarta.persistence.Embeddable", "jakarta.persistence.MappedSuperclass");
+
+    private static final Set<String> NOT_COLUMNS = Set.of(
+            "jakarta.persistence.Transient",
+            "jakarta.persistence.OneToMany",
+            "jakarta.persistence.ManyToMany",
+            "jakarta.persistence.ManyToOne",
+            "jakarta.persistence.OneToOne",
+            "jakarta.persistence.ElementCollection");
+
+    /** Whether JPA maps this class itself (read by name, so that a deployment without JPA links). */
+    static boolean isPersistent(Class<?> c) {
+        for (Annotation a : c.getDeclaredAnnotations()) {
+            if (PERSISTENT.contains(a.annotationType().getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasJpaMapping(Annotation[] annotations) {
+        for (Annotation a : annotations) {
+            if (NOT_COLUMNS.contains(a.annotationType().getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The getter of a field in its own class, any visibility (JPA property access annotates it). */
+    private static Method propertyGetter(Field f) {
+        String n = f.getName();
+        String cap = Character.toUpperCase(n.charAt(0)) + n.substring(1);
+        for (String candidate : List.of("get" + cap, "is" + cap)) {
+            try {
+                return f.getDeclaringClass().getDeclaredMethod(candidate);
+            } catch (NoSuchMethodException e) {
+                // try the next name
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The getter of EclipseLink's woven {@code _persistence_fetchGroup} of an entity class (typed
+     * {@code (Object)Object}), or {@code null}: an entity whose fetch group is set was loaded in part
+     * (a reference from {@code getReference}, a partial query), and its other fields are empty.
+     */
+    private static final ClassValue<MethodHandle> FETCH_GROUPS = new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+            for (Class<?> k = type; k != null && k != Object.class; k = k.getSuperclass()) {
+                if (!isPersistent(k)) {
+                    continue;
+                }
+                try {
+                    Field f = k.getDeclaredField("_persistence_fetchGroup");
+                    f.setAccessible(true);
+                    return MethodHandles.lookup()
+                            .unreflectGetter(f)
+                            .asType(MethodType.methodType(Object.class, Object.class));
+                } catch (NoSuchFieldException e) {
+                    // not woven with fetch groups: look further up
+                } catch (RuntimeException | IllegalAccessException e) {
+                    return null;
+                }
+            }
+            return null;
+        }
+    };
+
+    /**
+     * Refuses an entity loaded in part (EclipseLink: its fetch group is set), before the call runs:
+     * its unloaded fields would read empty, and the key reader does not load them.
+     */
+    static void requireLoaded(Object v) {
+        MethodHandle fetchGroup = FETCH_GROUPS.get(v.getClass());
+        if (fetchGroup == null) {
+            return;
+        }
+        Object group;
+        try {
+            group = (Object) fetchGroup.invokeExact(v);
+        } catch (Throwable t) {
+            return;
+        }
+        if (group != null) {
+            throw refusedAtCall(
+                    v.getClass(),
+                    "this entity is loaded in part (a reference from getReference, or a fetch group), so its other"
+                            + " fields are empty, and the key reader does not load them; pass a loaded entity"
+                            + " (find, or a fetch join) or its id");
+        }
+    }
+
+    /** Whether a class is a Hibernate lazy proxy (read by name): its fields are empty until loaded. */
+    private static boolean isLazyProxy(Class<?> c) {
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            for (Class<?> i : k.getInterfaces()) {
+                if (i.getName().equals("org.hibernate.proxy.HibernateProxy")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether javac put captured local variables into synthetic fields ({@code val$name}) of the class. */
@@ -272,8 +413,7 @@ final class ValueTypes {
                 return refused(c.getName() + " extends the JDK class " + k.getName() + ", whose state is not readable");
             }
             for (Field f : k.getDeclaredFields()) {
-                int mod = f.getModifiers();
-                if (!Modifier.isStatic(mod) && !Modifier.isTransient(mod) && !f.isSynthetic()) {
+                if (isState(f)) {
                     fields.add(f);
                 }
             }
@@ -284,7 +424,8 @@ final class ValueTypes {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
         Set<String> names = new HashSet<>();
         List<Prop> props = new ArrayList<>(fields.size());
-        boolean jsonb = !hasJsonbCustomisation(c.getAnnotations());
+        // An entity is read by its fields: JSON-B would call the getters of its associations, and load them.
+        boolean jsonb = !hasJsonbCustomisation(c.getAnnotations()) && !isPersistent(c);
         boolean walk = false;
         for (Field f : fields) {
             // A field a subclass hides is named after its class, so both are written.
@@ -541,7 +682,7 @@ final class ValueTypes {
         for (Class<?> k = raw; k != null && k != Object.class && k != Record.class; k = k.getSuperclass()) {
             for (Field f : k.getDeclaredFields()) {
                 int mod = f.getModifiers();
-                if (Modifier.isStatic(mod) || Modifier.isTransient(mod) || f.isSynthetic()) {
+                if (!isState(f)) {
                     continue;
                 }
                 if (isJsonbTransient(f.getAnnotations())) {

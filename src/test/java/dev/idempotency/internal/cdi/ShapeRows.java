@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -28,6 +29,8 @@ import java.util.stream.Stream;
  * {@link ShapeMatrixTest} runs them through Weld; the in-container scenarios through an EJB.
  */
 public final class ShapeRows {
+
+    private static final AtomicInteger SCALES = new AtomicInteger();
 
     private ShapeRows() {}
 
@@ -80,11 +83,14 @@ public final class ShapeRows {
                         () -> Channel.WEB,
                         () -> Channel.SHOP),
                 new Shape<>(
-                        "BigDecimal (1.0 equals 1.00)",
+                        "BigDecimal (12.5 equals 12.50)",
                         Shapes::decimalAsKey,
                         Shapes::decimalAsPayload,
-                        () -> new BigDecimal("1.0"),
-                        () -> new BigDecimal("1.01")),
+                        // Each equal value made anew has the other scale: 12.5, 12.50, 12.5, ...
+                        () -> new BigDecimal("12.5").setScale(1 + SCALES.getAndIncrement() % 2),
+                        () -> new BigDecimal("12.51")),
+                new Shape<>(
+                        "double", Shapes::doubleAsKey, Shapes::doubleAsPayload, () -> 0.1, () -> 0.1 + Math.ulp(0.1)),
                 new Shape<>(
                         "java.time",
                         Shapes::dateAsKey,
@@ -139,6 +145,12 @@ public final class ShapeRows {
                         Shapes::mapByValueClassAsPayload,
                         () -> ordered(new OrderRef("A"), new Money(1), new OrderRef("B"), new Money(2)),
                         () -> ordered(new OrderRef("A"), new Money(1), new OrderRef("C"), new Money(2))),
+                new Shape<>(
+                        "map keyed by 1 and 1L (one key text, two entries)",
+                        Shapes::mapByAnyKeyAsKey,
+                        Shapes::mapByAnyKeyAsPayload,
+                        () -> ordered(1, "a", 1L, "b"),
+                        () -> ordered(1, "c", 1L, "b")),
                 new Shape<>(
                         "nested values",
                         Shapes::nestedAsKey,

@@ -192,6 +192,14 @@ public class Shapes {
         return run();
     }
 
+    public String doubleAsKey(@IdempotencyKey double key) {
+        return run();
+    }
+
+    public String doubleAsPayload(@IdempotencyKey String id, double payload) {
+        return run();
+    }
+
     public String dateAsKey(@IdempotencyKey LocalDate key) {
         return run();
     }
@@ -253,6 +261,14 @@ public class Shapes {
     }
 
     public String mapByValueClassAsPayload(@IdempotencyKey String id, Map<OrderRef, Money> payload) {
+        return run();
+    }
+
+    public String mapByAnyKeyAsKey(@IdempotencyKey Map<Object, String> key) {
+        return run();
+    }
+
+    public String mapByAnyKeyAsPayload(@IdempotencyKey String id, Map<Object, String> payload) {
         return run();
     }
 

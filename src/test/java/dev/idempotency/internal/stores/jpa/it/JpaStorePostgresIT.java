@@ -9,6 +9,9 @@ import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.core.KeyReader;
 import dev.idempotency.internal.core.RecordKey;
 import dev.idempotency.internal.stores.jpa.it.app.rollback.BodyRuns;
+import dev.idempotency.internal.stores.jpa.it.app.rollback.LedgerAccount;
+import dev.idempotency.internal.stores.jpa.it.app.rollback.LedgerAccounts;
+import dev.idempotency.internal.stores.jpa.it.app.rollback.LedgerEntry;
 import dev.idempotency.internal.stores.jpa.it.app.rollback.NestedFailure;
 import dev.idempotency.internal.stores.jpa.it.app.rollback.RollbackOrdersBean;
 import dev.idempotency.internal.stores.jpa.it.app.rollback.RollbackOrdersEjb;
@@ -55,6 +58,8 @@ class JpaStorePostgresIT extends AbstractJoinedJpaStoreIT {
                 "  <persistence-unit name=\"rollback-it\" transaction-type=\"JTA\">",
                 "    <jta-data-source>" + DATASOURCE + "</jta-data-source>",
                 "    <class>" + UniqueRow.class.getName() + "</class>",
+                "    <class>" + LedgerAccount.class.getName() + "</class>",
+                "    <class>" + LedgerEntry.class.getName() + "</class>",
                 "    <exclude-unlisted-classes>true</exclude-unlisted-classes>",
                 "  </persistence-unit>",
                 "</persistence>",
@@ -62,6 +67,42 @@ class JpaStorePostgresIT extends AbstractJoinedJpaStoreIT {
         return Deployments.withPostgres(deployment("jpa-store-pg-it.war", DATASOURCE), DATASOURCE)
                 .addPackage(RollbackWork.class.getPackage())
                 .addAsResource(new StringAsset(persistence), "META-INF/persistence.xml");
+    }
+
+    // ------------------------------------------------------------------ entities as payload and result
+
+    @Inject
+    LedgerAccounts accounts;
+
+    /**
+     * A JPA entity as the server's provider makes it by default (EclipseLink weaves it on Payara,
+     * GlassFish and Liberty; Hibernate on WildFly), with an unloaded lazy association, is a payload and
+     * a result: the deployment starts (it failed on Payara, naming {@code _persistence_fetchGroup}), a
+     * repeat with the account loaded anew replays the stored entry without a second run or a second
+     * entry in PostgreSQL, and the same request with another account state is a mismatch.
+     */
+    @Test
+    void anEntityLoadedByTheServersProviderIsAPayloadAndAResult() throws Exception {
+        accounts.createTable();
+        String id = "acc-" + System.nanoTime();
+        accounts.open(id, 1_000, id + "-parent");
+        String request = "credit-" + id;
+        LedgerEntry first = accounts.credit(request, accounts.load(id), 250);
+        assertEquals(250, first.getCents());
+        for (int i = 0; i < 3; i++) {
+            LedgerEntry again = accounts.credit(request, accounts.load(id), 250);
+            assertEquals(first.getId(), again.getId(), "the stored entry replayed");
+            assertEquals(id, again.getAccountId());
+        }
+        assertEquals(1, runs.of(request), "one run");
+        assertEquals(1, accounts.entries(id), "one entry in PostgreSQL");
+        LedgerAccount changed = accounts.load(id);
+        changed.setBalance(changed.getBalance() + 1);
+        Throwable t = failure(() -> accounts.credit(request, changed, 250));
+        assertTrue(
+                t instanceof dev.idempotency.IdempotencyKeyMismatchException,
+                () -> "another balance under the same request: " + describe(t));
+        assertEquals(1, accounts.entries(id), "still one entry");
     }
 
     // ------------------------------------------------------------------ work that marks its transaction for rollback
