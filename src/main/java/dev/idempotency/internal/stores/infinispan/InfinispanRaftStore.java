@@ -26,8 +26,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -45,19 +43,18 @@ import org.jgroups.View;
 import org.jgroups.fork.ForkChannel;
 import org.jgroups.protocols.raft.ELECTION;
 import org.jgroups.protocols.raft.FileBasedLog;
-import org.jgroups.protocols.raft.RAFT;
 import org.jgroups.protocols.raft.REDIRECT;
 import org.jgroups.protocols.raft.Role;
 import org.jgroups.raft.RaftHandle;
-import org.jgroups.util.ExtendedUUID;
-import org.jgroups.util.Util;
 
 /**
  * The store of a cluster of Infinispan nodes: the records are a RAFT state machine ({@link RecordSet})
  * replicated to every member over the cache manager's own JGroups channel (jgroups-raft).
  *
  * <p>Every claim, complete, release and delete is one RAFT command, decided by {@link RecordLifecycle}
- * on every member in log order; the caller gets the leader's decision. Without a majority nothing
+ * on every member in log order; the caller gets the leader's decision. A command carries this
+ * member's clock reading, sent only while that clock agrees with a majority's ({@link ClusterClock}):
+ * otherwise the call gets {@link IdempotencyStoreUnavailableException}. Without a majority nothing
  * commits and a claim gets {@link IdempotencyStoreUnavailableException} within {@code write-timeout}.
  * A complete or release whose answer was lost is sent again for up to {@link #SETTLE_PATIENCE}. A
  * duplicate of a key this member holds COMPLETED is answered from its own copy; {@link #read} asks the
@@ -119,16 +116,6 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     /** How often at most a member that found the group full purges before it claims again. */
     static final Duration FULL_PURGE_INTERVAL = Duration.ofSeconds(1);
 
-    /** How often a member measures its clock against the leader's once it has a measurement. */
-    static final Duration CLOCK_REFRESH = Duration.ofSeconds(5);
-
-    /**
-     * A member whose clock is off the leader's by more than this stamps its commands with the leader's
-     * time; within it, with its own. Also the longest round trip a measurement is taken from (its error
-     * is at most half of it).
-     */
-    static final Duration CLOCK_TOLERANCE = Duration.ofSeconds(1);
-
     private final EmbeddedCacheManager manager;
     private final Options options;
     private final Clock clock;
@@ -153,21 +140,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     /** Looked up on first use by an operation in the joined mode. */
     private final JoinedMode.Registry registry;
 
-    /**
-     * The leader's clock minus this member's, as last measured ({@link #measureClockOffset}); every
-     * command is stamped, and every expiry judged here, on this member's clock plus it.
-     */
-    private volatile long leaderOffsetMillis;
-
-    /** When the offset was last measured ({@code System.nanoTime()}); 0 before the first measurement. */
-    private volatile long offsetMeasuredAt;
-
-    /** Measures the offset from the leader's clock, every second until the first success, then every {@link #CLOCK_REFRESH}. */
-    private final ScheduledExecutorService clockSync = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "idempotency-raft-clock");
-        t.setDaemon(true);
-        return t;
-    });
+    /** Whether this member's clock agrees with a majority's, which it must for it to stamp a command. */
+    private final ClusterClock clusterClock;
 
     /** When this member last purged because the group was full ({@code System.nanoTime()}). */
     private final AtomicLong lastFullPurge = new AtomicLong(System.nanoTime() - FULL_PURGE_INTERVAL.toNanos());
@@ -193,7 +167,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         this.registry = new JoinedMode.Registry(options.transactionRegistry(), "The Infinispan store");
         this.clock = clock;
         this.onClose = onClose;
-        this.records = new RecordSet(clock);
+        this.records = new RecordSet();
         Transport transport = GlobalComponentRegistry.componentOf(manager, Transport.class);
         if (!(transport instanceof JGroupsTransport jgroups)) {
             throw new IllegalStateException("the Infinispan cache manager has no JGroups transport: " + transport);
@@ -221,13 +195,19 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
             // leader after 60 s). ELECTION's coordinator asks again until a majority answers.
             channel = new ForkChannel(main, stack, stack, new ELECTION(), protocol, new REDIRECT());
             raft = new RaftHandle(channel, records);
+            clusterClock = new ClusterClock(
+                    channel,
+                    clock,
+                    options.name(),
+                    options.raftId(),
+                    options.members().size());
             raft.addRoleListener(role -> {
                 if (role == Role.Leader) {
                     announceLeadership();
                 }
             });
             channel.connect(stack);
-            clockSync.scheduleWithFixedDelay(this::measureClockOffset, 0, 1, TimeUnit.SECONDS);
+            clusterClock.start();
         } catch (Exception e) {
             throw new IllegalStateException(
                     "could not join the RAFT group '" + stack + "' as '" + options.raftId() + "' with its log in "
@@ -280,10 +260,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     /** The RAFT id of the leader this member follows, or {@code null} while it knows none. */
     public String leader() {
         Address a = raft.leader();
-        if (a instanceof ExtendedUUID u && u.get(RAFT.raft_id_key) != null) {
-            return Util.bytesToString(u.get(RAFT.raft_id_key));
-        }
-        return a == null ? null : a.toString();
+        return a == null ? null : ClusterClock.raftId(a);
     }
 
     /** How many records this member holds, live or not (every member holds all of them). */
@@ -330,7 +307,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         if (operation.joined()) {
             requireTransaction(operation.name()); // before the call runs: its outcome could not be prepared
         }
-        Instant now = now();
+        Instant now = now(key);
         IdempotencyRecord mine = records.local(key);
         if (mine != null
                 && mine.status() == RecordStatus.COMPLETED
@@ -350,7 +327,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         }
         RecordSet.Bounded answer = claimWithin(key, owner, fingerprint, now, lease);
         if (answer instanceof RecordSet.Full && purgeWhenFull(now)) {
-            now = now();
+            now = now(key);
             answer = claimWithin(key, owner, fingerprint, now, lease);
         }
         if (answer instanceof RecordSet.Full full) {
@@ -417,7 +394,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
      * that leases of a second or less (tests) keep working.
      */
     private void refuseIfLate(String key, String owner, Duration lease, Instant sent, Instant expiresAt) {
-        Instant now = now();
+        // The clock the claim was stamped with (see now), read again without asking whether it still agrees.
+        Instant now = clock.instant();
         if (Duration.between(sent, now).compareTo(LATE_COMMIT) < 0
                 || !Duration.between(now, expiresAt).minus(lease.dividedBy(2)).isNegative()) {
             return;
@@ -450,7 +428,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     @Override
     public Optional<IdempotencyRecord> read(String key) {
         IdempotencyRecord r = readFromLeader(key);
-        return RecordLifecycle.isLive(r, now()) ? Optional.of(r) : Optional.empty();
+        return RecordLifecycle.isLive(r, now(key)) ? Optional.of(r) : Optional.empty();
     }
 
     /**
@@ -477,7 +455,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
                 "complete",
                 key,
                 retry -> RecordSet.booleanResult(
-                        send("complete", key, RecordSet.complete(key, owner, outcome, now(), ttl, retry))));
+                        send("complete", key, RecordSet.complete(key, owner, outcome, now(key), ttl, retry))));
     }
 
     private boolean completeJoined(String operation, String key, String owner, byte[] outcome, Duration ttl) {
@@ -505,8 +483,8 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
         });
         boolean prepared = false;
         try {
-            prepared =
-                    RecordSet.booleanResult(send("prepare", key, RecordSet.prepare(key, owner, outcome, now(), ttl)));
+            prepared = RecordSet.booleanResult(
+                    send("prepare", key, RecordSet.prepare(key, owner, outcome, now(key), ttl)));
             return prepared;
         } finally {
             if (!prepared) {
@@ -557,7 +535,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
                         "commit",
                         key,
                         retry -> RecordSet.booleanResult(
-                                send("commit", key, RecordSet.commitPrepared(key, owner, now(), ttl, retry))));
+                                send("commit", key, RecordSet.commitPrepared(key, owner, now(key), ttl, retry))));
                 if (!stored) {
                     LOG.log(
                             System.Logger.Level.DEBUG,
@@ -610,15 +588,16 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     /** One RAFT command, not retried: the engine renews again a third of a lease later. */
     @Override
     public boolean renew(String key, String owner, Duration lease) {
-        return RecordSet.booleanResult(send("renew", key, RecordSet.renew(key, owner, now(), lease)));
+        return RecordSet.booleanResult(send("renew", key, RecordSet.renew(key, owner, now(key), lease)));
     }
 
     @Override
     public boolean deleteCompleted(String key, String owner) {
         boolean removed = RecordSet.booleanResult(send("delete", key, RecordSet.delete(key, owner)));
         if (removed) {
-            // Deletes are rare (a repair): the map stays small, and a minute outlasts any apply lag.
-            Instant now = now();
+            // Deletes are rare (a repair): the map stays small, and a minute outlasts any apply lag. This
+            // member's own clock: the entries are compared with nothing but each other.
+            Instant now = clock.instant();
             deleted.values().removeIf(at -> at.isBefore(now.minusSeconds(60)));
             deleted.put(key, now);
         }
@@ -631,7 +610,13 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
      */
     @Override
     public int purgeExpired(int max) {
-        Instant now = now();
+        ClusterClock.Check check = clusterClock.check();
+        if (!check.agrees()) {
+            // A purge is housekeeping: skipped, quietly, until this member's clock may judge retentions.
+            LOG.log(System.Logger.Level.DEBUG, "Infinispan cluster purge skipped: {0}", clusterClock.refusal(check));
+            return 0;
+        }
+        Instant now = clock.instant();
         if (max <= 0 || !records.hasDead(now, options.claimGrace())) {
             return 0;
         }
@@ -641,7 +626,7 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     /** Leaves the RAFT group; stops the cache manager if this store started it. */
     @Override
     public void close() {
-        clockSync.shutdownNow();
+        clusterClock.close();
         try {
             channel.disconnect();
             channel.close();
@@ -665,56 +650,31 @@ public final class InfinispanRaftStore implements IdempotencyStore, AutoCloseabl
     // ---------------------------------------------------------------- the cluster's clock
 
     /**
-     * The cluster's time: this member's clock plus its measured offset from the leader's, so that a
-     * member whose clock is skewed (by more than {@link #CLOCK_TOLERANCE}) neither purges records nor
-     * takes claims over early (the leader's clock is the cluster's; a new leader's is measured within
-     * {@link #CLOCK_REFRESH}). Before the first measurement, this member's own clock.
+     * The clock reading a command of {@code key} is stamped with: this member's own clock, once it agrees
+     * with a majority of the members' ({@link ClusterClock}); waits for a first measurement at most
+     * {@code write-timeout}. Otherwise nothing is stamped: {@link IdempotencyStoreUnavailableException},
+     * and the call does not run, so that no member's clock alone, the leader's included, moves a lease
+     * or a retention end.
      */
-    private Instant now() {
-        return clock.instant().plusMillis(leaderOffsetMillis);
+    private Instant now(String key) {
+        ClusterClock.Check check = clusterClock.await(options.writeTimeout());
+        if (check.agrees()) {
+            return clock.instant();
+        }
+        String why = clusterClock.refusal(check);
+        // Handled: the caller gets 503; the skew itself was logged once at WARNING (ClusterClock).
+        LOG.log(System.Logger.Level.DEBUG, "Infinispan cluster command of key {0} refused: {1}", keyHash(key), why);
+        throw new IdempotencyStoreUnavailableException(
+                null,
+                keyHash(key),
+                "The Infinispan idempotency cluster '" + options.name() + "' did not stamp the command: " + why
+                        + ". The call did not run; retry it (another node may take it).",
+                null);
     }
 
-    /** The leader's clock minus this member's, as last measured; {@code null} before the first measurement. */
-    Duration leaderClockOffset() {
-        return offsetMeasuredAt == 0 ? null : Duration.ofMillis(leaderOffsetMillis);
-    }
-
-    /**
-     * Asks the leader for its clock (a read-only request, never in the log) and keeps the difference
-     * from this member's, taken at the middle of the round trip. A failure keeps the last offset: no
-     * leader means no command commits either.
-     */
-    private void measureClockOffset() {
-        long last = offsetMeasuredAt;
-        if (last != 0 && System.nanoTime() - last < CLOCK_REFRESH.toNanos()) {
-            return;
-        }
-        try {
-            long offset;
-            if (raft.isLeader()) {
-                offset = 0;
-            } else {
-                byte[] query = RecordSet.time();
-                long before = clock.millis();
-                long started = System.nanoTime();
-                byte[] answer = raft.getAsync(query, 0, query.length, null)
-                        .get(options.writeTimeout().toMillis(), TimeUnit.MILLISECONDS);
-                long roundTrip = System.nanoTime() - started;
-                if (roundTrip > CLOCK_TOLERANCE.toNanos()) {
-                    return; // too slow an answer to read the leader's clock from: keep the last offset
-                }
-                long measured = RecordSet.longResult(answer) - (before + TimeUnit.NANOSECONDS.toMillis(roundTrip) / 2);
-                // Within the tolerance the clocks agree as far as a round trip can tell: keep this
-                // member's own clock, so that a synchronised cluster decides exactly as its clocks say.
-                offset = Math.abs(measured) <= CLOCK_TOLERANCE.toMillis() ? 0 : measured;
-            }
-            leaderOffsetMillis = offset;
-            offsetMeasuredAt = System.nanoTime() | 1; // never 0
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            LOG.log(System.Logger.Level.DEBUG, "clock offset from the RAFT leader not measured: {0}", e.toString());
-        }
+    /** This member's last clock evaluation, for tests. */
+    ClusterClock.Check clockCheck() {
+        return clusterClock.check();
     }
 
     // ---------------------------------------------------------------- RAFT round trips

@@ -12,7 +12,6 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,8 +33,9 @@ import org.jgroups.raft.StateMachine;
  *       that every earlier command left. Two claims of one key are two commands, so the second sees
  *       the first's record: there is no window in which both can win, whatever the members do.
  *   <li>{@link #apply} depends only on the state and the command: the clock reading is part of the
- *       command (the proposing node's clock, as for a claim on any store), and so is the claim grace
- *       of a purge. Every member therefore reaches the same state.
+ *       command (the proposing node's clock, as for a claim on any store, sent only while it agrees
+ *       with a majority's: {@link ClusterClock}), and so is the claim grace of a purge. Every member
+ *       therefore reaches the same state.
  *   <li>A read-only command ({@link #read}) changes nothing; the leader answers it once a majority
  *       confirmed it is still the leader, which makes the answer current (linearizable).
  *   <li>{@link #local} reads this member's copy without RAFT. It may lag behind the leader by the
@@ -60,7 +60,7 @@ final class RecordSet implements StateMachine {
     private static final byte COMMIT_PREPARED = 8;
     private static final byte NOOP = 9;
     private static final byte RENEW = 10;
-    private static final byte TIME = 11;
+    // 11 was TIME, a read of the leader's clock, which no longer judges anything (ClusterClock).
     private static final byte CLAIM_WITHIN = 12;
 
     /** First byte of a {@link #claimWithin} answer: the claim was decided (the rest is a claim answer). */
@@ -86,21 +86,8 @@ final class RecordSet implements StateMachine {
      */
     private volatile long bytes;
 
-    /** This member's clock: read only to answer {@link #time()}, never to decide a command. */
-    private final Clock clock;
-
     /** Told the key of each claim a command applied here settled ({@link #onSettled}); nobody by default. */
     private volatile Consumer<String> settled = key -> {};
-
-    /** A record set whose {@link #time()} answers from {@code clock}. */
-    RecordSet(Clock clock) {
-        this.clock = clock;
-    }
-
-    /** A record set on the system clock. */
-    RecordSet() {
-        this(Clock.systemUTC());
-    }
 
     /**
      * The outcomes of prepared claims, by key (see {@link #prepare}): an entry exists only next to its
@@ -268,14 +255,6 @@ final class RecordSet implements StateMachine {
         return command(READ, out -> RecordCodec.writeString(out, key));
     }
 
-    /**
-     * Read-only: the answering member's clock, in epoch milliseconds. Sent as a read-only request, it
-     * is answered by the leader alone, and never enters the log.
-     */
-    static byte[] time() {
-        return command(TIME, out -> {});
-    }
-
     // ---------------------------------------------------------------- answers
 
     static ClaimResult claimResult(byte[] answer) {
@@ -316,10 +295,6 @@ final class RecordSet implements StateMachine {
         return decode(answer, DataInput::readInt);
     }
 
-    static long longResult(byte[] answer) {
-        return decode(answer, DataInput::readLong);
-    }
-
     static IdempotencyRecord recordResult(byte[] answer) {
         return decode(answer, RecordCodec::readOptionalRecord);
     }
@@ -356,7 +331,6 @@ final class RecordSet implements StateMachine {
             case NOOP -> {}
             case RENEW -> applyRenew(in, out);
             case READ -> RecordCodec.writeOptionalRecord(out, records.get(RecordCodec.readString(in)));
-            case TIME -> out.writeLong(clock.millis());
             default -> throw new IOException("unknown idempotency record command " + op);
         }
         out.flush();

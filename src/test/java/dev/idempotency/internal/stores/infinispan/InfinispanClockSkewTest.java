@@ -1,7 +1,9 @@
 package dev.idempotency.internal.stores.infinispan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.TestServices;
 import dev.idempotency.spi.ClaimResult;
 import dev.idempotency.spi.RecordStatus;
@@ -16,10 +18,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A member whose clock runs 25 hours ahead, in a cluster of three: it stamps its commands with the
- * leader's clock, so it takes over no claim and no completed record early, and its purge deletes
- * nothing that is live on the leader's clock. Without the correction, each of these ran a call again
- * (the 24 h retention had ended on the skewed clock).
+ * A member whose clock runs 25 hours ahead, in a cluster of three, as a follower: its clock agrees with
+ * no majority, so it stamps no command (its claims are refused, 503) and its purge deletes nothing; the
+ * two others agree and keep their own clocks. Stamped with its own clock, each of these ran a call
+ * again (the 24 h retention had ended on the skewed clock). The skewed member as the leader: {@link
+ * InfinispanSkewedLeaderTest}.
  */
 class InfinispanClockSkewTest {
 
@@ -44,14 +47,18 @@ class InfinispanClockSkewTest {
         assertThat(skewed.leader())
                 .as("the leader, whose clock is the cluster's")
                 .isNotEqualTo(skewed.raftId());
+        awaitVerdict(skewed, ClusterClock.Verdict.SKEWED);
+        assertThat(Duration.ofMillis(skewed.clockCheck().skewMillis()))
+                .as("the skewed member's measured skew from the median of the clocks")
+                .isBetween(SKEW.minusSeconds(2), SKEW.plusSeconds(2));
+    }
+
+    private static void awaitVerdict(InfinispanRaftStore s, ClusterClock.Verdict expected) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (skewed.leaderClockOffset() == null && System.nanoTime() < deadline) {
+        while (s.clockCheck().verdict() != expected && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertThat(skewed.leaderClockOffset())
-                .as("the skewed member's measured offset from the leader's clock")
-                .isNotNull()
-                .isBetween(SKEW.negated().minusSeconds(2), SKEW.negated().plusSeconds(2));
+        assertThat(s.clockCheck()).as("%s's clock", s.raftId()).returns(expected, ClusterClock.Check::verdict);
     }
 
     @AfterAll
@@ -69,37 +76,39 @@ class InfinispanClockSkewTest {
 
     @Test
     void membersWhoseClocksAgreeKeepTheirOwn() throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while ((a.leaderClockOffset() == null || b.leaderClockOffset() == null) && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(a.leaderClockOffset())
-                .as("a's offset: within the tolerance, none")
-                .isEqualTo(Duration.ZERO);
-        assertThat(b.leaderClockOffset())
-                .as("b's offset: within the tolerance, none")
-                .isEqualTo(Duration.ZERO);
+        awaitVerdict(a, ClusterClock.Verdict.AGREES);
+        awaitVerdict(b, ClusterClock.Verdict.AGREES);
+        assertThat(a.clockCheck().agreeing())
+                .as("a's clock agrees with a's and b's")
+                .isEqualTo(2);
+        String k = key("agreeing");
+        assertThat(b.claim(k, "owner-b", "fp", LEASE).claimed()).isTrue();
+        ClaimResult duplicate = a.claim(k, "owner-a", "fp", LEASE);
+        assertThat(duplicate.claimed()).isFalse();
+        assertThat(duplicate.record().owner()).isEqualTo("owner-b");
     }
 
     @Test
-    void aRunningClaimIsNotTakenOverByTheSkewedMember() {
+    void theSkewedMemberRefusesToClaimARunningKey() {
         String k = key("running");
         assertThat(a.claim(k, "owner-a", "fp", LEASE).claimed()).isTrue();
-        ClaimResult duplicate = skewed.claim(k, "owner-skewed", "fp", LEASE);
-        assertThat(duplicate.claimed()).as("the skewed member's duplicate").isFalse();
-        assertThat(duplicate.record().owner()).isEqualTo("owner-a");
+        assertThatThrownBy(() -> skewed.claim(k, "owner-skewed", "fp", LEASE))
+                .as("the skewed member's duplicate")
+                .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                .hasMessageMatching("(?s).*member '" + skewed.raftId() + "' is PT2\\d+H.* ahead of .*1000 ms.*");
+        assertThat(b.read(k)).hasValueSatisfying(r -> assertThat(r.owner()).isEqualTo("owner-a"));
     }
 
     @Test
-    void aCompletedRecordReplaysOnTheSkewedMember() {
+    void theSkewedMemberRefusesToClaimACompletedKey() {
         String k = key("completed");
         assertThat(a.claim(k, "owner-a", "fp", LEASE).claimed()).isTrue();
         assertThat(a.complete(k, "owner-a", new byte[] {7}, TTL)).isTrue();
-        ClaimResult duplicate = skewed.claim(k, "owner-skewed", "fp", LEASE);
-        assertThat(duplicate.claimed())
+        assertThatThrownBy(() -> skewed.claim(k, "owner-skewed", "fp", LEASE))
                 .as("the skewed member's duplicate runs nothing")
-                .isFalse();
-        assertThat(duplicate.record().status()).isEqualTo(RecordStatus.COMPLETED);
+                .isInstanceOf(IdempotencyStoreUnavailableException.class);
+        ClaimResult duplicate = b.claim(k, "owner-b", "fp", LEASE);
+        assertThat(duplicate.claimed()).as("a good member's duplicate").isFalse();
         assertThat(duplicate.record().outcome()).containsExactly(7);
     }
 
@@ -116,7 +125,9 @@ class InfinispanClockSkewTest {
         assertThat(skewed.localCopy(k))
                 .as("the skewed member's own copy, which its purge looks at")
                 .isNotNull();
-        skewed.purgeExpired(1_000);
+        assertThat(skewed.purgeExpired(1_000))
+                .as("records the skewed member purged")
+                .isZero();
         assertThat(a.read(k))
                 .as("the completed record after the skewed member's purge")
                 .isPresent();
