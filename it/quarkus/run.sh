@@ -2,7 +2,9 @@
 # The library on Quarkus 3 never runs an @Idempotent method unguarded: packages the app in this directory
 # (the library's jar, quarkus-rest, quarkus-rest-jsonb, quarkus-arc and nothing else), starts it on
 # 127.0.0.1 and checks that it either refuses to start with the library's own explanation or guards every
-# method (src/test/java/demo/NeverUnguardedIT.java). Needs the library installed in the local Maven
+# method (src/test/java/demo/NeverUnguardedIT.java); and that it starts and guards its CDI methods, those
+# declared on an interface or a superclass among them, and refuses an invalid config value
+# (src/test/java/demo/CdiOnQuarkusIT.java). Needs the library installed in the local Maven
 # repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
 #   bash it/quarkus/run.sh -Pwith-apis  # plus the Servlet and JTA APIs
