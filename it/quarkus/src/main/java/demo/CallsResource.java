@@ -40,6 +40,14 @@ public class CallsResource {
         return refunds.refund(orderId);
     }
 
+    /** Calls {@link Payments#settle}. */
+    @POST
+    @Path("settlements/{orderId}")
+    public String settle(@PathParam("orderId") String orderId, @QueryParam("holdMillis") long holdMillis)
+            throws InterruptedException {
+        return payments.settle(orderId, holdMillis);
+    }
+
     /** Calls {@link Fees#charge}. */
     @POST
     @Path("fees/{orderId}")
