@@ -4,7 +4,8 @@
 # 127.0.0.1 and checks that it either refuses to start with the library's own explanation or guards every
 # method (src/test/java/demo/NeverUnguardedIT.java); and that it starts and guards its CDI methods, those
 # declared on an interface or a superclass among them, and refuses an invalid config value
-# (src/test/java/demo/CdiOnQuarkusIT.java). Needs the library installed in the local Maven
+# (src/test/java/demo/CdiOnQuarkusIT.java); and the HTTP guard on Quarkus REST: replay, 409, 422, 400 and
+# concurrency (src/test/java/demo/HttpOnQuarkusIT.java). Needs the library installed in the local Maven
 # repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
 #   bash it/quarkus/run.sh -Pwith-apis  # plus the Servlet and JTA APIs
