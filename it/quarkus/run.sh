@@ -5,7 +5,8 @@
 # method (src/test/java/demo/NeverUnguardedIT.java); and that it starts and guards its CDI methods, those
 # declared on an interface or a superclass among them, and refuses an invalid config value
 # (src/test/java/demo/CdiOnQuarkusIT.java); and the HTTP guard on Quarkus REST: replay, 409, 422, 400 and
-# concurrency (src/test/java/demo/HttpOnQuarkusIT.java). Needs the library installed in the local Maven
+# concurrency (src/test/java/demo/HttpOnQuarkusIT.java); then that a build with an invalid config value
+# fails. Needs the library installed in the local Maven
 # repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
 #   bash it/quarkus/run.sh -Pwith-apis  # plus the Servlet and JTA APIs
@@ -24,4 +25,25 @@ fi
 status=0
 mvn -B clean verify "$@" || status=$?
 if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app.log"; fi
+
+# The library's build-compatible extension checks the configuration when Quarkus builds the app: a build
+# with invalid values fails with the library's message naming each key (a core and an HTTP one).
+build_log=target/it/build-invalid-config.log
+mkdir -p target/it
+if mvn -B package -DskipTests -DskipITs -Didempotency.ttl=banana -Didempotency.http.key-max-length=banana \
+    "$@" >"$build_log" 2>&1; then
+  echo "FAILED: the build with invalid idempotency.* values succeeded: the library did not check the" \
+       "build's configuration ($(pwd)/$build_log)" >&2
+  status=1
+else
+  for key in idempotency.ttl idempotency.http.key-max-length; do
+    if grep -q "Config key '$key' is 'banana'" "$build_log"; then
+      echo "the build with $key=banana failed with the library's message, as it must"
+    else
+      echo "FAILED: the build with $key=banana did not fail with the library's message" \
+           "($(pwd)/$build_log)" >&2
+      status=1
+    fi
+  done
+fi
 exit "$status"

@@ -79,6 +79,26 @@ class CdiOnQuarkusIT {
         }
     }
 
+    @Test
+    void anInvalidHttpConfigValueStopsTheStartupNamingTheKey() throws Exception {
+        try (PackagedApp invalid = PackagedApp.start(
+                jar,
+                log("invalid-http"),
+                port() + 20,
+                "executions/orders/probe",
+                List.of("-Didempotency.http.key-max-length=banana"))) {
+            assertThat(invalid.started())
+                    .as(
+                            "the app with idempotency.http.key-max-length=banana started; its output (%s):%n%s",
+                            invalid.log(), PackagedApp.tail(invalid.log()))
+                    .isFalse();
+            assertThat(invalid.output())
+                    .as("the output of the app with idempotency.http.key-max-length=banana (%s)", invalid.log())
+                    .contains("idempotency.http.key-max-length")
+                    .contains("banana");
+        }
+    }
+
     private static void assertOncePerKey(String path, String kind, String ref, String expected) throws Exception {
         List<String> answers = new ArrayList<>();
         for (int i = 0; i < 2; i++) {

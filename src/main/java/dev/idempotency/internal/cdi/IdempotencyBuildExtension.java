@@ -2,8 +2,12 @@ package dev.idempotency.internal.cdi;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
+import dev.idempotency.ids.IdSettings;
 import dev.idempotency.internal.core.GlobalSettings;
+import dev.idempotency.internal.jaxrs.HttpConfigCheck;
+import dev.idempotency.messaging.MessageSettings;
 import dev.idempotency.spi.IdempotencyStore;
+import dev.idempotency.tokens.TokenSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
@@ -30,7 +34,8 @@ import java.util.TreeSet;
  * The {@link IdempotencyExtension}'s work where only CDI Lite runs (Quarkus's ArC, which runs no
  * portable extension): binds the interceptor to methods whose {@code @Idempotent} is declared on an
  * interface or a superclass, applies {@code idempotency.interceptor.priority}, and fails the deployment
- * on invalid configuration with the same messages, through the same {@link GuardedScan}. The methods it
+ * on invalid configuration with the same messages, through the same {@link GuardedScan} (and, as the
+ * portable {@code HttpConfigCheck} and {@link ToolkitExtension} do, on invalid HTTP and toolkit keys). The methods it
  * found reach the runtime as a synthetic {@link BuildCompatibleScan} bean.
  *
  * <p>A CDI Full container (Weld on the EE servers and Helidon) runs the portable extension instead and
@@ -123,8 +128,21 @@ public class IdempotencyBuildExtension implements BuildCompatibleExtension {
     @Validation
     public void validate(Messages messages) {
         problems.forEach(messages::error);
+        MicroProfileConfigLookup settings = MicroProfileConfigLookup.current();
+        // What the portable HttpConfigCheck and ToolkitExtension check of the keys on CDI Full.
+        for (Runnable check : List.<Runnable>of(
+                () -> HttpConfigCheck.checkKeys(settings),
+                () -> TokenSettings.from(settings),
+                () -> IdSettings.from(settings),
+                () -> MessageSettings.from(settings))) {
+            try {
+                check.run();
+            } catch (IdempotencyConfigurationException e) {
+                messages.error(e);
+            }
+        }
         scan.validate(
-                        MicroProfileConfigLookup.current(),
+                        settings,
                         name -> {
                             if (!stores.contains(name)) {
                                 throw StoreSelector.unknown(name, stores);
