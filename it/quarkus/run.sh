@@ -5,7 +5,8 @@
 # method (src/test/java/demo/NeverUnguardedIT.java); and that it starts and guards its CDI methods, those
 # declared on an interface or a superclass among them, and refuses an invalid config value
 # (src/test/java/demo/CdiOnQuarkusIT.java); and the HTTP guard on Quarkus REST: replay, 409, 422, 400 and
-# concurrency (src/test/java/demo/HttpOnQuarkusIT.java); then that a build with an invalid config value
+# concurrency (src/test/java/demo/HttpOnQuarkusIT.java); the last two again on the Redis store (Redis 7
+# on 127.0.0.1:6379, -Predis); then that a build with an invalid config value
 # fails. Needs the library installed in the local Maven
 # repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
@@ -25,6 +26,9 @@ fi
 status=0
 mvn -B clean verify "$@" || status=$?
 if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app.log"; fi
+
+# The same HTTP and CDI checks on the Redis store (Redis 7 on 127.0.0.1:6379).
+mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT' "$@" || status=$?
 
 # The library's build-compatible extension checks the configuration when Quarkus builds the app: a build
 # with invalid values fails with the library's message naming each key (a core and an HTTP one).

@@ -1,6 +1,7 @@
 package demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,6 +43,16 @@ class HttpOnQuarkusIT {
         if (app != null) {
             app.close();
         }
+    }
+
+    @Test
+    void theRedisStoreServesWhenSelected() {
+        assumeTrue(
+                System.getProperty("app.properties", "").contains("idempotency.store=redis"),
+                "the app runs on the memory store (the redis profile selects Redis)");
+        assertThat(app.output())
+                .as("the app's output (%s) says the Redis store started", app.log())
+                .contains("idempotency store on Redis");
     }
 
     @Test

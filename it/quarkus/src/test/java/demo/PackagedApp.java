@@ -55,6 +55,14 @@ final class PackagedApp implements AutoCloseable {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(
                 List.of(java.toString(), "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port));
+        // The profile's options ({run}: a value of this start's own, such as a store's key prefix).
+        String profile = System.getProperty("app.properties", "").trim();
+        if (!profile.isEmpty()) {
+            String run = Long.toString(System.currentTimeMillis(), 36) + "-" + port;
+            for (String option : profile.split("\\s+")) {
+                command.add(option.replace("{run}", run));
+            }
+        }
         command.addAll(properties);
         command.addAll(List.of("-jar", jar.toString()));
         Files.createDirectories(log.getParent());
