@@ -2,7 +2,12 @@
 # The library on Quarkus 3 never runs an @Idempotent method unguarded: packages the app in this directory
 # (the library's jar, quarkus-rest, quarkus-rest-jsonb, quarkus-arc and nothing else), starts it on
 # 127.0.0.1 and checks that it either refuses to start with the library's own explanation or guards every
-# method (src/test/java/demo/NeverUnguardedIT.java). Needs the library installed in the local Maven
+# method (src/test/java/demo/NeverUnguardedIT.java); and that it starts and guards its CDI methods, those
+# declared on an interface or a superclass among them, and refuses an invalid config value
+# (src/test/java/demo/CdiOnQuarkusIT.java); and the HTTP guard on Quarkus REST: replay, 409, 422, 400 and
+# concurrency (src/test/java/demo/HttpOnQuarkusIT.java); the last two again on the Redis store (Redis 7
+# on 127.0.0.1:6379, -Predis); then that a build with an invalid config value
+# fails. Needs the library installed in the local Maven
 # repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
 #   bash it/quarkus/run.sh -Pwith-apis  # plus the Servlet and JTA APIs
@@ -21,4 +26,28 @@ fi
 status=0
 mvn -B clean verify "$@" || status=$?
 if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app.log"; fi
+
+# The same HTTP and CDI checks on the Redis store (Redis 7 on 127.0.0.1:6379).
+mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT' "$@" || status=$?
+
+# The library's build-compatible extension checks the configuration when Quarkus builds the app: a build
+# with invalid values fails with the library's message naming each key (a core and an HTTP one).
+build_log=target/it/build-invalid-config.log
+mkdir -p target/it
+if mvn -B package -DskipTests -DskipITs -Didempotency.ttl=banana -Didempotency.http.key-max-length=banana \
+    "$@" >"$build_log" 2>&1; then
+  echo "FAILED: the build with invalid idempotency.* values succeeded: the library did not check the" \
+       "build's configuration ($(pwd)/$build_log)" >&2
+  status=1
+else
+  for key in idempotency.ttl idempotency.http.key-max-length; do
+    if grep -q "Config key '$key' is 'banana'" "$build_log"; then
+      echo "the build with $key=banana failed with the library's message, as it must"
+    else
+      echo "FAILED: the build with $key=banana did not fail with the library's message" \
+           "($(pwd)/$build_log)" >&2
+      status=1
+    fi
+  done
+fi
 exit "$status"

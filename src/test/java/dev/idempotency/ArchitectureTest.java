@@ -101,11 +101,12 @@ class ArchitectureTest {
      * Every store package has the same parts: the primitives (classes that implement {@code
      * IdempotencyStore}, free of the container and of configuration), one {@code <Name>StoreSettings}
      * that reads its keys, and the startup and CDI glue ({@code <Name>Stores}, {@code <Name>StoreBean},
-     * {@code <Name>StoreExtension}). Only the settings and the glue read configuration or use CDI.
+     * {@code <Name>StoreExtension}, {@code <Name>StoreBuildExtension} for CDI Lite). Only the settings and
+     * the glue read configuration or use CDI.
      */
     @Test
     void everyStorePackageHasTheSameAnatomy() throws IOException {
-        Pattern glue = Pattern.compile("\\w+Store(Settings|s|Bean|Extension)\\.java");
+        Pattern glue = Pattern.compile("\\w+Store(Settings|s|Bean|Extension|BuildExtension)\\.java");
         // The JPA store's own transactions need a CDI bean with @Transactional: the one exception.
         Set<String> allowed = Set.of("JtaTransactionRunner.java");
         for (String store : subpackages("dev.idempotency.internal.stores")) {

@@ -21,6 +21,9 @@ public class CallsResource {
     Refunds refunds;
 
     @Inject
+    Fees fees;
+
+    @Inject
     Executions executions;
 
     /** Calls {@link Payments#charge}. */
@@ -35,6 +38,21 @@ public class CallsResource {
     @Path("refunds/{orderId}")
     public String refund(@PathParam("orderId") String orderId) {
         return refunds.refund(orderId);
+    }
+
+    /** Calls {@link Payments#settle}. */
+    @POST
+    @Path("settlements/{orderId}")
+    public String settle(@PathParam("orderId") String orderId, @QueryParam("holdMillis") long holdMillis)
+            throws InterruptedException {
+        return payments.settle(orderId, holdMillis);
+    }
+
+    /** Calls {@link Fees#charge}. */
+    @POST
+    @Path("fees/{orderId}")
+    public String fee(@PathParam("orderId") String orderId) {
+        return fees.charge(orderId);
     }
 
     /** How many times {@code kind} ran for {@code ref}. */

@@ -18,4 +18,12 @@ public class Payments {
         executions.ran("charges", orderId);
         return orderId + ":" + cents;
     }
+
+    /** Runs once per order id, and takes {@code holdMillis}, so that a repeat finds it in progress. */
+    @Idempotent(name = "payments.settle", required = true)
+    public String settle(@IdempotencyKey String orderId, long holdMillis) throws InterruptedException {
+        executions.ran("settlements", orderId);
+        Thread.sleep(holdMillis);
+        return orderId;
+    }
 }

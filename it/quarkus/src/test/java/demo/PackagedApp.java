@@ -42,17 +42,29 @@ final class PackagedApp implements AutoCloseable {
      * probePath} with 200 or exits.
      */
     static PackagedApp start(Path jar, Path log, int firstPort, String probePath) throws Exception {
+        return start(jar, log, firstPort, probePath, List.of());
+    }
+
+    /** The same, with {@code properties} ({@code -Dkey=value}) on the app's command line. */
+    static PackagedApp start(Path jar, Path log, int firstPort, String probePath, List<String> properties)
+            throws Exception {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("no packaged app at " + jar + ": run `mvn verify` (package first)");
         }
         int port = freePort(firstPort);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(
-                java.toString(),
-                "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.http.port=" + port,
-                "-jar",
-                jar.toString()));
+        List<String> command = new ArrayList<>(
+                List.of(java.toString(), "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port));
+        // The profile's options ({run}: a value of this start's own, such as a store's key prefix).
+        String profile = System.getProperty("app.properties", "").trim();
+        if (!profile.isEmpty()) {
+            String run = Long.toString(System.currentTimeMillis(), 36) + "-" + port;
+            for (String option : profile.split("\\s+")) {
+                command.add(option.replace("{run}", run));
+            }
+        }
+        command.addAll(properties);
+        command.addAll(List.of("-jar", jar.toString()));
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)

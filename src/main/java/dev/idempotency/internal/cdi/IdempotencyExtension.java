@@ -4,14 +4,6 @@ import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
 import dev.idempotency.internal.core.Declarations;
 import dev.idempotency.internal.core.GlobalSettings;
-import dev.idempotency.internal.core.GuardedMethod;
-import dev.idempotency.internal.core.IdempotencyEngine;
-import dev.idempotency.internal.core.OperationPolicy;
-import dev.idempotency.internal.core.PolicyResolver;
-import dev.idempotency.internal.ops.OpsSettings;
-import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
-import dev.idempotency.internal.stores.memory.MemoryStoreSettings;
-import dev.idempotency.spi.ConfigLookup;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -21,14 +13,8 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,16 +24,8 @@ import java.util.Set;
  */
 public class IdempotencyExtension implements Extension {
 
-    /** Every guarded (bean class, method): a method inherited by two beans is validated for each. */
-    private final Set<Guarded> guarded = new LinkedHashSet<>();
-    /** The subset of {@link #guarded} that the interceptor serves (all but JAX-RS resource methods). */
-    private final Set<Guarded> intercepted = new LinkedHashSet<>();
-
-    /** Declarations found ambiguous while collecting, reported when the deployment is validated. */
-    private final List<IdempotencyConfigurationException> problems = new ArrayList<>();
-
-    /** A guarded method as a bean class has it (the class-level {@code @Idempotent} is the bean's). */
-    record Guarded(Class<?> beanClass, Method method) {}
+    /** What this deployment guards, found as types are processed. */
+    private final GuardedScan scan = new GuardedScan();
 
     void priority(@Observes ProcessAnnotatedType<IdempotentInterceptor> pat) {
         int priority = GlobalSettings.interceptorPriority(MicroProfileConfigLookup.current());
@@ -83,51 +61,16 @@ public class IdempotencyExtension implements Extension {
      */
     <T> void collect(@Observes ProcessAnnotatedType<T> pat) {
         AnnotatedType<T> type = pat.getAnnotatedType();
-        Class<T> cls = type.getJavaClass();
-        if (cls == IdempotentInterceptor.class
-                || cls == IdempotentWorkInterceptor.class
-                || cls.isInterface()
-                || !Declarations.mayDeclare(cls)) {
-            return;
-        }
-        Set<Method> toBind = new HashSet<>();
+        List<Method> methods = new ArrayList<>();
         for (AnnotatedMethod<? super T> m : type.getMethods()) {
-            Method method = m.getJavaMember();
-            if (!guardable(method)) {
-                continue;
-            }
-            Idempotent annotation;
-            try {
-                annotation = Declarations.effective(method, cls);
-            } catch (IdempotencyConfigurationException e) {
-                problems.add(e); // ambiguous declarations: reported at validation, with the rest
-                continue;
-            }
-            if (annotation == null) {
-                continue;
-            }
-            guarded.add(new Guarded(cls, method));
-            if (isResourceMethod(method)) {
-                continue; // the JAX-RS filter's
-            }
-            intercepted.add(new Guarded(cls, method));
-            if (!m.isAnnotationPresent(Idempotent.class) && !type.isAnnotationPresent(Idempotent.class)) {
-                toBind.add(method);
-            }
+            methods.add(m.getJavaMember());
         }
+        Set<Method> toBind = scan.collect(type.getJavaClass(), methods);
         if (!toBind.isEmpty()) {
             pat.configureAnnotatedType()
                     .filterMethods(m -> toBind.contains(m.getJavaMember()))
                     .forEach(m -> m.add(IdempotentLiteral.INSTANCE));
         }
-    }
-
-    private static boolean guardable(Method method) {
-        int mod = method.getModifiers();
-        return !Modifier.isStatic(mod)
-                && !Modifier.isPrivate(mod)
-                && !method.isSynthetic()
-                && method.getDeclaringClass() != Object.class;
     }
 
     /**
@@ -153,97 +96,22 @@ public class IdempotencyExtension implements Extension {
         return false;
     }
 
-    /** The bean classes with guarded methods, JAX-RS resource classes among them. */
-    Set<Class<?>> guardedClasses() {
-        Set<Class<?>> classes = new LinkedHashSet<>();
-        guarded.forEach(g -> classes.add(g.beanClass()));
-        return classes;
-    }
-
-    /**
-     * The guarded methods the CDI interceptor serves, per bean class: the runtime plans each one
-     * when it starts, against the configured store. JAX-RS resource methods are not among them.
-     */
-    Set<Guarded> intercepted() {
-        return Collections.unmodifiableSet(intercepted);
+    /** What this deployment guards. */
+    GuardedScan scan() {
+        return scan;
     }
 
     void validate(@Observes AfterDeploymentValidation adv, BeanManager bm) {
-        ConfigLookup settings = MicroProfileConfigLookup.current();
-        // Every global key is read here, also those read only later (ttl and lease only by operations that
-        // set none, keep-alive when the runtime starts, the ops switches when their beans start).
-        GlobalSettings global;
-        try {
-            global = GlobalSettings.from(settings);
-            global.workInterceptorPriority();
-        } catch (IdempotencyConfigurationException e) {
-            adv.addDeploymentProblem(e);
-            problems.forEach(adv::addDeploymentProblem);
-            return; // the operations are resolved against these settings: nothing more to check
-        }
-        for (Runnable check : List.<Runnable>of(
-                () -> StoreSelector.bean(bm, global.store()),
-                () -> MemoryStoreSettings.from(settings),
-                () -> OpsSettings.from(settings))) {
-            try {
-                check.run();
-            } catch (IdempotencyConfigurationException e) {
-                adv.addDeploymentProblem(e);
-            }
-        }
-        problems.forEach(adv::addDeploymentProblem);
-        IdempotencyConfigurationException unguarded = InterceptorCheck.missing(
-                bm,
-                IdempotentLiteral.INSTANCE,
-                List.of(IdempotentInterceptor.class, IdempotentWorkInterceptor.class),
-                "@Idempotent",
-                guarded.stream()
-                        .map(g -> PolicyResolver.describe(g.method()))
-                        .distinct()
-                        .toList());
-        if (unguarded != null) {
-            adv.addDeploymentProblem(unguarded);
-        }
-        PolicyResolver policies = new PolicyResolver(settings);
-        // Plans are built against a throwaway engine only to surface errors now; the runtime builds its own.
-        IdempotencyEngine probe = new IdempotencyEngine(new MemoryIdempotencyStore());
-        Map<String, Guarded> byName = new HashMap<>();
-        for (Guarded g : guarded) {
-            try {
-                Idempotent annotation = effectiveAnnotation(g.method(), g.beanClass());
-                if (annotation == null) {
-                    continue;
-                }
-                OperationPolicy policy = policies.resolve(g.method(), annotation);
-                // Only the methods the interceptor serves are planned: a resource method's outcome is its HTTP
-                // response, stored by the JAX-RS filter, so its return type (a Response) is never replayed.
-                if (intercepted.contains(g)) {
-                    GuardedMethod.plan(g.method(), policy, probe);
-                }
-                String name = policy.name();
-                Guarded other = byName.putIfAbsent(name, g);
-                if (other != null && !sameOperation(other.method(), g.method())) {
-                    adv.addDeploymentProblem(sharedName(name, other.method(), g.method()));
-                }
-            } catch (IdempotencyConfigurationException ex) {
-                adv.addDeploymentProblem(ex);
-            }
-        }
-    }
-
-    /**
-     * Whether two guarded methods are one operation, which may share a name: one method (inherited by
-     * two beans), or two implementations of one interface method that carries the name.
-     */
-    private static boolean sameOperation(Method a, Method b) {
-        return Declarations.operationIdentity(a).equals(Declarations.operationIdentity(b));
-    }
-
-    private static IdempotencyConfigurationException sharedName(String name, Method a, Method b) {
-        return new IdempotencyConfigurationException("@Idempotent methods " + PolicyResolver.defaultName(a) + " and "
-                + PolicyResolver.defaultName(b) + " both have the operation name '" + name
-                + "', so each would replay the other's outcomes for the same key; give one of them its own name"
-                + " with @Idempotent(name = ...) on that method.");
+        scan.validate(
+                        MicroProfileConfigLookup.current(),
+                        store -> StoreSelector.bean(bm, store),
+                        () -> InterceptorCheck.missing(
+                                bm,
+                                IdempotentLiteral.INSTANCE,
+                                List.of(IdempotentInterceptor.class, IdempotentWorkInterceptor.class),
+                                "@Idempotent",
+                                scan.described()))
+                .forEach(adv::addDeploymentProblem);
     }
 
     /**
@@ -265,7 +133,7 @@ public class IdempotencyExtension implements Extension {
 
     /** The interceptor binding, added to methods whose {@code @Idempotent} is declared elsewhere. */
     @SuppressWarnings("all")
-    private static final class IdempotentLiteral extends jakarta.enterprise.util.AnnotationLiteral<Idempotent>
+    static final class IdempotentLiteral extends jakarta.enterprise.util.AnnotationLiteral<Idempotent>
             implements Idempotent {
         static final IdempotentLiteral INSTANCE = new IdempotentLiteral();
 
@@ -314,8 +182,7 @@ public class IdempotencyExtension implements Extension {
     }
 
     @SuppressWarnings("all")
-    private static final class PriorityLiteral extends jakarta.enterprise.util.AnnotationLiteral<Priority>
-            implements Priority {
+    static final class PriorityLiteral extends jakarta.enterprise.util.AnnotationLiteral<Priority> implements Priority {
         private final int value;
 
         PriorityLiteral(int value) {

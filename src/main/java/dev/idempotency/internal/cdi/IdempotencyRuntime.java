@@ -64,7 +64,7 @@ public class IdempotencyRuntime implements EntryPointServices {
      * keepOn) is the bean class's, so two beans inheriting one method get a plan each. Read-only after
      * {@link #init}.
      */
-    private final Map<IdempotencyExtension.Guarded, GuardedMethod> registry = new HashMap<>();
+    private final Map<GuardedScan.Guarded, GuardedMethod> registry = new HashMap<>();
 
     /**
      * The plans as calls find them: per class of the call's target (a container subclass of the bean
@@ -73,9 +73,16 @@ public class IdempotencyRuntime implements EntryPointServices {
     private final ConcurrentHashMap<Class<?>, ConcurrentHashMap<Method, Optional<GuardedMethod>>> plans =
             new ConcurrentHashMap<>();
 
-    /** The extension that found the guarded methods (absent in a container set up without it). */
+    /** The portable extension that found the guarded methods (absent where only CDI Lite runs). */
     @Inject
     Instance<IdempotencyExtension> extension;
+
+    /** What the build-compatible extension found (present only where it ran instead, on CDI Lite). */
+    @Inject
+    Instance<BuildCompatibleScan> buildScan;
+
+    /** The guarded methods, as either extension found them. */
+    private GuardedScan scan;
 
     @Inject
     BeanManager beanManager;
@@ -98,6 +105,11 @@ public class IdempotencyRuntime implements EntryPointServices {
     void init() {
         settings = MicroProfileConfigLookup.current();
         policies = new PolicyResolver(settings);
+        scan = scan();
+        if (extension == null || !extension.isResolvable()) {
+            // The build-compatible extension checked the build's configuration; this is the running one.
+            requireValid(scan);
+        }
         GlobalSettings global = GlobalSettings.from(settings);
         guardPriority = global.interceptorPriority();
         ScheduledExecutorService scheduler = scheduler();
@@ -118,11 +130,8 @@ public class IdempotencyRuntime implements EntryPointServices {
         results = ContainerResources.present(CONCURRENCY_ASYNCHRONOUS)
                 ? new ConcurrencyResultFuture()
                 : ResultFuture.NONE;
-        if (extension == null || !extension.isResolvable()) {
-            throw noExtension();
-        }
         // A plan that cannot be built (an invalid per-operation store setting) fails the deployment here.
-        for (IdempotencyExtension.Guarded g : extension.get().intercepted()) {
+        for (GuardedScan.Guarded g : scan.intercepted()) {
             registry.put(g, newPlan(g.method(), g.beanClass()));
         }
         if (!registry.isEmpty()) {
@@ -158,19 +167,50 @@ public class IdempotencyRuntime implements EntryPointServices {
         }
     }
 
+    /** The guarded methods as the extension that ran found them, else the refusal to start. */
+    private GuardedScan scan() {
+        if (extension != null && extension.isResolvable()) {
+            return extension.get().scan();
+        }
+        if (buildScan != null && buildScan.isResolvable()) {
+            return buildScan.get().scan();
+        }
+        throw noExtension();
+    }
+
     /**
-     * The refusal to start where the portable extension did not run: a CDI Lite container (Quarkus's
-     * ArC) runs none, and without it an {@code @Idempotent} declared on an interface or a superclass is
-     * not bound and nothing is validated at deployment.
+     * Fails the startup on every problem the deployment checks find in the running configuration, as
+     * the portable extension fails the deployment: one message per problem.
+     */
+    private void requireValid(GuardedScan found) {
+        java.util.List<IdempotencyConfigurationException> problems =
+                found.validate(settings, name -> StoreSelector.bean(beanManager, name), () -> null);
+        if (problems.size() == 1) {
+            throw problems.get(0);
+        }
+        if (!problems.isEmpty()) {
+            IdempotencyConfigurationException all = new IdempotencyConfigurationException(problems.size()
+                    + " problems with the idempotency configuration: "
+                    + problems.stream().map(Throwable::getMessage).collect(java.util.stream.Collectors.joining(" | ")));
+            problems.forEach(all::addSuppressed);
+            throw all;
+        }
+    }
+
+    /**
+     * The refusal to start where neither of the library's CDI extensions ran: without one, an {@code
+     * @Idempotent} declared on an interface or a superclass is not bound and nothing is validated at
+     * deployment. CDI Full runs the portable one, CDI Lite (Quarkus's ArC) the build-compatible one; a
+     * container set up by hand may run neither.
      */
     static IdempotencyConfigurationException noExtension() {
-        return new IdempotencyConfigurationException("The idempotency library's CDI portable extension ("
-                + IdempotencyExtension.class.getName() + ") did not run in this CDI container, so @Idempotent"
+        return new IdempotencyConfigurationException("The idempotency library's CDI extensions (the portable "
+                + IdempotencyExtension.class.getName() + ", or the build-compatible "
+                + IdempotencyBuildExtension.class.getName() + ") did not run in this CDI container, so @Idempotent"
                 + " methods declared on an interface or a superclass would run unguarded and the configuration"
-                + " would not be checked: the application is not started. This happens on a container that"
-                + " runs only CDI Lite (Quarkus), which this version does not support; run the application on"
-                + " a Jakarta EE server or Helidon MP (docs/servers.md). In a CDI SE container, do not disable"
-                + " extension discovery (or add the extension).");
+                + " would not be checked: the application is not started. In a CDI SE container, do not"
+                + " disable extension discovery (or add the portable extension); on Quarkus, keep the"
+                + " library's jar a dependency as it is (its META-INF/services registers the extension).");
     }
 
     /**
@@ -180,8 +220,7 @@ public class IdempotencyRuntime implements EntryPointServices {
      */
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         if (!ContainerResources.present(SERVLET_INITIALIZER) && ContainerResources.present(JAX_RS)) {
-            StartupCheck.run(
-                    extension.get().guardedClasses(), org.eclipse.microprofile.config.ConfigProvider.getConfig(), this);
+            StartupCheck.run(scan.guardedClasses(), org.eclipse.microprofile.config.ConfigProvider.getConfig(), this);
         }
         LOG.log(
                 Level.DEBUG,
@@ -240,7 +279,7 @@ public class IdempotencyRuntime implements EntryPointServices {
 
     private GuardedMethod registered(Method method, Class<?> targetClass) {
         for (Class<?> c = targetClass; c != null && c != Object.class; c = c.getSuperclass()) {
-            GuardedMethod plan = registry.get(new IdempotencyExtension.Guarded(c, method));
+            GuardedMethod plan = registry.get(new GuardedScan.Guarded(c, method));
             if (plan != null) {
                 return plan;
             }

@@ -29,12 +29,17 @@ final class StoreSelector {
         BeanManager seeing = managerSeeing(bm, name);
         Set<Bean<?>> beans = seeing.getBeans(IdempotencyStore.class, NamedLiteral.of(name));
         if (beans.isEmpty()) {
-            throw new IdempotencyConfigurationException("Config key '" + GlobalSettings.STORE + "' is '" + name
-                    + "', but no store has that name; available: " + available(seeing)
-                    + ". Use one of those, or declare a CDI bean implementing IdempotencyStore with @Named(\""
-                    + name + "\").");
+            throw unknown(name, available(seeing));
         }
         return seeing.resolve(beans);
+    }
+
+    /** The refusal of a store name that no store has. */
+    static IdempotencyConfigurationException unknown(String name, Set<String> available) {
+        return new IdempotencyConfigurationException("Config key '" + GlobalSettings.STORE + "' is '" + name
+                + "', but no store has that name; available: " + available
+                + ". Use one of those, or declare a CDI bean implementing IdempotencyStore with @Named(\""
+                + name + "\").");
     }
 
     /**

@@ -88,7 +88,8 @@ public final class OptionalStores {
         }
     }
 
-    private static boolean present(String probe, Class<?> anchor) {
+    /** Whether {@code probe}, a class of the store's library, is visible from {@code anchor} or the TCCL. */
+    public static boolean present(String probe, Class<?> anchor) {
         for (ClassLoader cl : new ClassLoader[] {
             anchor.getClassLoader(), Thread.currentThread().getContextClassLoader()
         }) {

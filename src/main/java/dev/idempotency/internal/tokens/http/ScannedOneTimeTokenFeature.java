@@ -1,0 +1,28 @@
+package dev.idempotency.internal.tokens.http;
+
+import dev.idempotency.internal.jaxrs.ScanningRuntime;
+import jakarta.ws.rs.container.DynamicFeature;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.FeatureContext;
+import jakarta.ws.rs.ext.Provider;
+
+/**
+ * {@link OneTimeTokenFeature} for Quarkus REST, which finds it by its {@code @Provider} (it does not read
+ * {@code META-INF/services}); a no-op on every other runtime, which registers the feature from the
+ * service file ({@link ScanningRuntime}).
+ */
+@Provider
+public final class ScannedOneTimeTokenFeature implements DynamicFeature {
+
+    private final OneTimeTokenFeature feature = new OneTimeTokenFeature();
+
+    /** Creates the feature; Quarkus REST does this for the {@code @Provider} it found. */
+    public ScannedOneTimeTokenFeature() {}
+
+    @Override
+    public void configure(ResourceInfo resourceInfo, FeatureContext context) {
+        if (ScanningRuntime.configures(context)) {
+            feature.configure(resourceInfo, context);
+        }
+    }
+}
