@@ -131,15 +131,6 @@ class CdiOnQuarkusIT {
     }
 
     private static int executions(String kind, String ref) throws Exception {
-        HttpResponse<String> r = client.send(
-                HttpRequest.newBuilder(app.base().resolve("executions/" + kind + "/" + ref))
-                        .timeout(CALL)
-                        .GET()
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode())
-                .as("GET /executions/%s/%s answered %s", kind, ref, r.body())
-                .isEqualTo(200);
-        return Integer.parseInt(r.body().trim());
+        return app.executions(client, kind, ref, CALL);
     }
 }

@@ -175,14 +175,7 @@ class NeverUnguardedIT {
     }
 
     private static HttpRequest request(String path, String json, String key) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(app.base().resolve(path))
-                .timeout(CALL)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
-        if (key != null) {
-            b.header("Idempotency-Key", key);
-        }
-        return b.build();
+        return app.post(path, json, key, CALL);
     }
 
     private static HttpResponse<String> post(String path, String json, String key) throws Exception {
@@ -190,15 +183,6 @@ class NeverUnguardedIT {
     }
 
     private static int executions(String kind, String ref) throws Exception {
-        HttpResponse<String> r = client.send(
-                HttpRequest.newBuilder(app.base().resolve("executions/" + kind + "/" + ref))
-                        .timeout(CALL)
-                        .GET()
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode())
-                .as("GET /executions/%s/%s answered %s", kind, ref, r.body())
-                .isEqualTo(200);
-        return Integer.parseInt(r.body().trim());
+        return app.executions(client, kind, ref, CALL);
     }
 }

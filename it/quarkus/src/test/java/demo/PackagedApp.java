@@ -132,6 +132,33 @@ final class PackagedApp implements AutoCloseable {
         return log;
     }
 
+    /** A JSON POST to {@code path}, with the {@code Idempotency-Key} header unless {@code key} is null. */
+    HttpRequest post(String path, String json, String key, Duration timeout) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base().resolve(path))
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (key != null) {
+            b.header("Idempotency-Key", key);
+        }
+        return b.build();
+    }
+
+    /** How often the app ran the call {@code kind}/{@code ref}: its {@code GET /executions/kind/ref}. */
+    int executions(HttpClient client, String kind, String ref, Duration timeout) throws Exception {
+        HttpResponse<String> r = client.send(
+                HttpRequest.newBuilder(base().resolve("executions/" + kind + "/" + ref))
+                        .timeout(timeout)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new AssertionError(
+                    "GET /executions/" + kind + "/" + ref + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return Integer.parseInt(r.body().trim());
+    }
+
     static HttpClient client() {
         return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     }
