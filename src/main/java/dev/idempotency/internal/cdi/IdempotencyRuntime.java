@@ -24,6 +24,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -100,6 +101,8 @@ public class IdempotencyRuntime implements EntryPointServices {
     private ScheduledFuture<?> purge;
     private KeepAlive keepAlive;
     private int guardPriority;
+    /** Whether {@link #start} left the startup checks to the CDI {@code Startup} event ({@link #started}). */
+    private volatile boolean checkAtStartup;
 
     @PostConstruct
     void init() {
@@ -220,12 +223,30 @@ public class IdempotencyRuntime implements EntryPointServices {
      */
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         if (!ContainerResources.present(SERVLET_INITIALIZER) && ContainerResources.present(JAX_RS)) {
-            StartupCheck.run(scan.guardedClasses(), org.eclipse.microprofile.config.ConfigProvider.getConfig(), this);
+            if (ContainerResources.lookupsReady()) {
+                check();
+            } else {
+                // Quarkus, at static init: the store's data source cannot be found, let alone used, yet.
+                checkAtStartup = true;
+                LOG.log(Level.DEBUG, "CDI lookups not available yet: the store is checked at the Startup event");
+            }
         }
         LOG.log(
                 Level.DEBUG,
                 "idempotency runtime started on store {0}",
                 engine.store().getClass().getName());
+    }
+
+    /** Runs the checks {@link #start} could not run yet: before the application serves its first call. */
+    void started(@Observes Startup ignored) {
+        if (checkAtStartup) {
+            checkAtStartup = false;
+            check();
+        }
+    }
+
+    private void check() {
+        StartupCheck.run(scan.guardedClasses(), org.eclipse.microprofile.config.ConfigProvider.getConfig(), this);
     }
 
     @PreDestroy

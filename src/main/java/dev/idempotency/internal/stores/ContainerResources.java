@@ -34,6 +34,21 @@ public final class ContainerResources {
     }
 
     /**
+     * Whether {@link #bean} can find beans yet, that is {@code CDI.current()} answers. Quarkus's ArC fires
+     * {@code @Initialized(ApplicationScoped.class)} while it still sets up its container, during the app's
+     * static init: {@code CDI.current()} fails there, and its runtime beans (its data sources among them)
+     * cannot be used before the CDI {@code Startup} event.
+     */
+    public static boolean lookupsReady() {
+        try {
+            CDI.current();
+            return true;
+        } catch (IllegalStateException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /**
      * The object bound at {@code jndiName}.
      *
      * @throws NamingException nothing is bound there, or there is no JNDI here
