@@ -6,8 +6,9 @@
 # declared on an interface or a superclass among them, and refuses an invalid config value
 # (src/test/java/demo/CdiOnQuarkusIT.java); and the HTTP guard on Quarkus REST: replay, 409, 422, 400 and
 # concurrency (src/test/java/demo/HttpOnQuarkusIT.java); the last two again on the Redis store (Redis 7
-# on 127.0.0.1:6379, -Predis); then that a build with an invalid config value
-# fails. Needs the library installed in the local Maven
+# on 127.0.0.1:6379, -Predis) and on the JPA store on Quarkus's default data source (Agroal and Narayana,
+# PostgreSQL on 127.0.0.1:5432, db test, user postgres, -Pjpa); then that a build with an invalid config
+# value fails. Needs the library installed in the local Maven
 # repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
 #   bash it/quarkus/run.sh -Pwith-apis  # plus the Servlet and JTA APIs
@@ -29,6 +30,9 @@ if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app
 
 # The same HTTP and CDI checks on the Redis store (Redis 7 on 127.0.0.1:6379).
 mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT' "$@" || status=$?
+
+# And on the JPA store, on the app's default Agroal data source (PostgreSQL on 127.0.0.1:5432, db test).
+mvn -B clean verify -Pjpa -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT' "$@" || status=$?
 
 # The library's build-compatible extension checks the configuration when Quarkus builds the app: a build
 # with invalid values fails with the library's message naming each key (a core and an HTTP one).

@@ -56,6 +56,16 @@ class HttpOnQuarkusIT {
     }
 
     @Test
+    void theJpaStoreServesWhenSelected() {
+        assumeTrue(
+                System.getProperty("app.properties", "").contains("idempotency.store=jpa"),
+                "the app runs on the memory store (the jpa profile selects JPA)");
+        assertThat(app.output())
+                .as("the app's output (%s) says the JPA store started on the default data source", app.log())
+                .contains("JPA idempotency store on java:comp/DefaultDataSource (postgresql)");
+    }
+
+    @Test
     void aRepeatIsReplayedWithoutRunningAgain() throws Exception {
         String body = order("replay", 0);
         HttpResponse<String> first = post("orders", body, "key-replay");

@@ -10,6 +10,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,12 +33,15 @@ final class PackagedApp implements AutoCloseable {
     private final Path log;
     private final URI base;
     private final Integer exitCode;
+    /** The database schema of this start ({schema}), dropped when it stops; null if it has none. */
+    private final String schema;
 
-    private PackagedApp(Process process, Path log, URI base, Integer exitCode) {
+    private PackagedApp(Process process, Path log, URI base, Integer exitCode, String schema) {
         this.process = process;
         this.log = log;
         this.base = base;
         this.exitCode = exitCode;
+        this.schema = schema;
     }
 
     /**
@@ -55,12 +62,18 @@ final class PackagedApp implements AutoCloseable {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(
                 List.of(java.toString(), "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port));
-        // The profile's options ({run}: a value of this start's own, such as a store's key prefix).
+        // The profile's options ({run}: a value of this start's own, such as a store's key prefix; {schema}: a
+        // database schema of this start's own, created here in app.database and dropped when the app stops).
         String profile = System.getProperty("app.properties", "").trim();
+        String schema = null;
         if (!profile.isEmpty()) {
-            String run = Long.toString(System.currentTimeMillis(), 36) + "-" + port;
+            String run = Long.toString(System.currentTimeMillis(), 36) + "_" + port;
+            if (profile.contains("{schema}")) {
+                schema = "quarkus_it_" + run;
+                database("CREATE SCHEMA " + schema);
+            }
             for (String option : profile.split("\\s+")) {
-                command.add(option.replace("{run}", run));
+                command.add(option.replace("{run}", run).replace("{schema}", String.valueOf(schema)));
             }
         }
         command.addAll(properties);
@@ -76,7 +89,7 @@ final class PackagedApp implements AutoCloseable {
         String lastProbe = "no probe yet";
         while (System.nanoTime() < deadline) {
             if (process.waitFor(250, TimeUnit.MILLISECONDS)) {
-                return new PackagedApp(process, log, null, process.exitValue());
+                return new PackagedApp(process, log, null, process.exitValue(), schema);
             }
             try {
                 HttpResponse<String> r = client.send(
@@ -86,7 +99,7 @@ final class PackagedApp implements AutoCloseable {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
-                    return new PackagedApp(process, log, base, null);
+                    return new PackagedApp(process, log, base, null, schema);
                 }
                 lastProbe = "GET " + probePath + " answered " + r.statusCode() + ": " + r.body();
             } catch (IOException e) {
@@ -94,6 +107,9 @@ final class PackagedApp implements AutoCloseable {
             }
         }
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        if (schema != null) {
+            database("DROP SCHEMA " + schema + " CASCADE");
+        }
         throw new AssertionError("the app neither answered nor exited within " + STARTUP.toSeconds() + " s (last: "
                 + lastProbe + "); its output:\n" + tail(log));
     }
@@ -185,20 +201,37 @@ final class PackagedApp implements AutoCloseable {
                 + ": set -Dit.port to another first port");
     }
 
-    /** Stops the app: asks first, then forces, each bounded. */
+    /** Runs {@code sql} in the database {@code app.database} names (a JDBC URL with its user). */
+    private static void database(String sql) {
+        String url = System.getProperty("app.database", "");
+        if (url.isEmpty()) {
+            throw new IllegalStateException("app.properties has {schema}, but app.database names no database");
+        }
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
+            s.setQueryTimeout(30);
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("`" + sql + "` on " + url + " failed: " + e, e);
+        }
+    }
+
+    /** Stops the app: asks first, then forces, each bounded; then drops its schema. */
     @Override
     public void close() {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
+        }
+        if (schema != null && !process.isAlive()) {
+            database("DROP SCHEMA " + schema + " CASCADE");
         }
     }
 }
