@@ -32,7 +32,7 @@ if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app
 mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT' "$@" || status=$?
 
 # And on the JPA store, on the app's default Agroal data source (PostgreSQL on 127.0.0.1:5432, db test).
-mvn -B clean verify -Pjpa -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT' "$@" || status=$?
+mvn -B clean verify -Pjpa -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,JtaOnQuarkusIT' "$@" || status=$?
 
 # The library's build-compatible extension checks the configuration when Quarkus builds the app: a build
 # with invalid values fails with the library's message naming each key (a core and an HTTP one).

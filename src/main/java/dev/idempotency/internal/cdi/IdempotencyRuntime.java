@@ -126,9 +126,14 @@ public class IdempotencyRuntime implements EntryPointServices {
                 global.application());
         // TransactionSettlement names JTA types: loaded only where the JTA API is (not on Helidon or Quarkus
         // without it), so that the runtime starts on every CDI container.
-        settlement = ContainerResources.present(JTA_REGISTRY)
-                ? TransactionSettlement.lookup(global.transactionRegistry())
-                : Settlement.IMMEDIATE;
+        // Where CDI lookups wait (Quarkus), the registry is found at the Startup event: looked up now, its
+        // bean would be taken for missing, and outcomes stored before the callers' transactions end.
+        String registryName = global.transactionRegistry();
+        settlement = !ContainerResources.present(JTA_REGISTRY)
+                ? Settlement.IMMEDIATE
+                : ContainerResources.lookupsReady()
+                        ? TransactionSettlement.lookup(registryName)
+                        : new DeferredSettlement(() -> TransactionSettlement.lookup(registryName));
         // Likewise ConcurrencyResultFuture names Jakarta Concurrency's types.
         results = ContainerResources.present(CONCURRENCY_ASYNCHRONOUS)
                 ? new ConcurrencyResultFuture()
@@ -237,8 +242,14 @@ public class IdempotencyRuntime implements EntryPointServices {
                 engine.store().getClass().getName());
     }
 
-    /** Runs the checks {@link #start} could not run yet: before the application serves its first call. */
+    /**
+     * Looks up what {@link #init} and {@link #start} could not yet (the JTA registry, the store's data
+     * source) and runs the checks: before the application serves its first call.
+     */
     void started(@Observes Startup ignored) {
+        if (settlement instanceof DeferredSettlement deferred) {
+            deferred.get(); // a registry that cannot be looked up fails the startup here
+        }
         if (checkAtStartup) {
             checkAtStartup = false;
             check();
