@@ -7,8 +7,9 @@
 # (src/test/java/demo/CdiOnQuarkusIT.java); and the HTTP guard on Quarkus REST: replay, 409, 422, 400 and
 # concurrency (src/test/java/demo/HttpOnQuarkusIT.java); the last two again on the Redis store (Redis 7
 # on 127.0.0.1:6379, -Predis) and on the JPA store on Quarkus's default data source (Agroal and Narayana,
-# PostgreSQL on 127.0.0.1:5432, db test, user postgres, -Pjpa); then that a build with an invalid config
-# value fails. Needs the library installed in the local Maven
+# PostgreSQL on 127.0.0.1:5432, db test, user postgres, -Pjpa), there with guarded calls inside committed
+# and rolled-back transactions (src/test/java/demo/JtaOnQuarkusIT.java); then that a build with an
+# invalid config value fails. Needs the library installed in the local Maven
 # repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
 #   bash it/quarkus/run.sh -Pwith-apis  # plus the Servlet and JTA APIs
