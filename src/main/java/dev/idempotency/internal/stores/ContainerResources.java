@@ -43,7 +43,7 @@ public final class ContainerResources {
         try {
             CDI.current();
             return true;
-        } catch (IllegalStateException | LinkageError e) {
+        } catch (RuntimeException | LinkageError e) {
             return false;
         }
     }
