@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param application the application's name in record keys ({@link #APPLICATION}), trimmed; empty
  *     when not set
  * @param interceptorPriority the guard's interceptor priority
- * @param waitLimits the bounds on waiting duplicates ({@link #WAIT_MAX_TOTAL}, {@link #WAIT_MAX_PER_KEY})
+ * @param waitLimits the bounds on waiting duplicates ({@code idempotency.wait.*})
  * @param keepAliveEnabled whether running calls' claims are renewed ({@link KeepAlive#ENABLED})
  * @param keepAliveMaxDuration how long one call's claim is renewed at most ({@link KeepAlive#MAX_DURATION})
  * @param retryAfter the retry hint for in-progress refusals
@@ -55,6 +55,12 @@ public record GlobalSettings(
     public static final String WAIT_MAX_TOTAL = "idempotency.wait.max-total";
     /** Config key: calls waiting for one key's running call at most. */
     public static final String WAIT_MAX_PER_KEY = "idempotency.wait.max-per-key";
+    /** Config key: calls of one operation waiting for running calls on this node at most. */
+    public static final String WAIT_MAX_PER_OPERATION = "idempotency.wait.max-per-operation";
+    /** Config key: calls of one identified caller of one operation waiting on this node at most. */
+    public static final String WAIT_MAX_PER_CALLER = "idempotency.wait.max-per-caller";
+    /** Config key: calls of joined operations waiting on this node at most (each holds a connection). */
+    public static final String WAIT_MAX_JOINED = "idempotency.wait.max-joined";
     /**
      * The application's name in record keys, so that applications sharing one store never share a
      * record; empty (the default): keys as earlier versions derived them.
@@ -115,7 +121,10 @@ public record GlobalSettings(
                 interceptorPriority(settings),
                 new WaitLimits(
                         settings.positiveInt(WAIT_MAX_TOTAL, WaitLimits.DEFAULT.maxTotal()),
-                        settings.positiveInt(WAIT_MAX_PER_KEY, WaitLimits.DEFAULT.maxPerKey())),
+                        settings.positiveInt(WAIT_MAX_PER_KEY, WaitLimits.DEFAULT.maxPerKey()),
+                        settings.positiveInt(WAIT_MAX_PER_OPERATION, WaitLimits.DEFAULT.maxPerOperation()),
+                        settings.positiveInt(WAIT_MAX_PER_CALLER, WaitLimits.DEFAULT.maxPerCaller()),
+                        settings.positiveInt(WAIT_MAX_JOINED, WaitLimits.DEFAULT.maxJoined())),
                 settings.bool(KeepAlive.ENABLED, true),
                 settings.duration(KeepAlive.MAX_DURATION, KeepAlive.DEFAULT_MAX_DURATION),
                 settings.duration(RETRY_AFTER, DEFAULT_RETRY_AFTER),

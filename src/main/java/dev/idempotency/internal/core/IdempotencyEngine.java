@@ -354,7 +354,7 @@ public final class IdempotencyEngine {
                 }
                 long now = System.nanoTime();
                 if (!waiting) {
-                    if (!waiters.enter(key.storeKey())) {
+                    if (!waiters.enter(key, policy.joined())) {
                         LOG.log(Level.DEBUG, "{0}: refused, too many calls already wait for running calls", key);
                         events.refusedInProgress();
                         throw new IdempotencyInProgressException(policy.name(), key.hash(), retryAfter);
@@ -394,7 +394,7 @@ public final class IdempotencyEngine {
             }
         } finally {
             if (waiting) {
-                waiters.leave(key.storeKey());
+                waiters.leave(key, policy.joined());
             }
         }
     }
@@ -629,7 +629,8 @@ public final class IdempotencyEngine {
     private ClaimResult claim(OperationPolicy policy, RecordKey key, String owner, String fingerprint) {
         long started = started();
         try {
-            ClaimResult result = store.claim(policy.guarded(), key.storeKey(), owner, fingerprint, policy.lease());
+            ClaimResult result =
+                    store.claim(policy.guarded().by(key.caller()), key.storeKey(), owner, fingerprint, policy.lease());
             finished(StorePrimitive.CLAIM, started, false);
             return result;
         } catch (IdempotencyStoreUnavailableException e) {

@@ -76,6 +76,18 @@ public record RecordKey(String operation, String scope, String storeKey) {
         }
     }
 
+    /** The scope of an HTTP caller without a principal, under {@code idempotency.http.scope=principal}. */
+    public static final String ANONYMOUS = "anonymous";
+
+    /**
+     * The caller this key belongs to, for per-caller bounds: the scope, or empty when the call has no
+     * identified caller (an operation that is not scoped, or an anonymous principal: all such callers
+     * of an operation count as the operation).
+     */
+    public String caller() {
+        return scope.equals(ANONYMOUS) ? "" : scope;
+    }
+
     /** The first 12 hex characters of the store key: enough to correlate logs, useless to an attacker. */
     public String hash() {
         return storeKey.substring(0, 12);

@@ -329,7 +329,7 @@ final class IdempotencyFilter implements ContainerRequestFilter, ContainerRespon
                 Principal p = request.getSecurityContext() == null
                         ? null
                         : request.getSecurityContext().getUserPrincipal();
-                return p == null ? "anonymous" : "principal:" + p.getName();
+                return p == null ? RecordKey.ANONYMOUS : "principal:" + p.getName();
             }
             case HttpSettings.Scope.HEADER: {
                 List<String> values = request.getHeaders().get(scope.headerName());

@@ -31,7 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Claims of a guarded operation ({@link GuardedOperation}, what the guard makes) are bounded by that
  * operation's share of the limits too ({@link MemoryStoreSettings#operationShare}), so that a flood of new
- * keys on one operation gets 503 on that operation only.
+ * keys on one operation gets 503 on that operation only; and the records of one identified caller of an
+ * operation ({@link GuardedOperation#caller()}) by that caller's share ({@link
+ * MemoryStoreSettings#callerShare}), so that one client's flood gets 503 for that client only.
  */
 public final class MemoryIdempotencyStore implements IdempotencyStore {
 
@@ -43,8 +45,18 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
 
     private static final System.Logger LOG = System.getLogger(MemoryIdempotencyStore.class.getName());
 
-    /** A record and the usage it is counted in. */
-    private record Held(IdempotencyRecord record, Usage usage) {}
+    /**
+     * A record and the usage it is counted in.
+     *
+     * @param caller the caller's usage it is counted in too ({@link #callers}), or {@code null}
+     */
+    private record Held(IdempotencyRecord record, Usage usage, String caller) {}
+
+    /** What the records of one caller of one operation hold; changed only within {@link #callers}' compute. */
+    private static final class CallerUsage {
+        long entries;
+        long bytes;
+    }
 
     /** What the records of one operation hold; {@code limited} false for calls outside any operation. */
     private static final class Usage {
@@ -61,6 +73,9 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
 
     private final ConcurrentHashMap<String, Held> records = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Usage> usages = new ConcurrentHashMap<>();
+    /** Per operation and identified caller ({@code operation NUL caller}); an entry goes with its last record. */
+    private final ConcurrentHashMap<String, CallerUsage> callers = new ConcurrentHashMap<>();
+
     private final Usage unbound = new Usage(null, false);
     private final Clock clock;
     private final MemoryStoreSettings limits;
@@ -91,7 +106,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public ClaimResult claim(String key, String owner, String fingerprint, Duration lease) {
-        return claim(unbound, key, owner, fingerprint, lease);
+        return claim(unbound, null, key, owner, fingerprint, lease);
     }
 
     /**
@@ -104,16 +119,20 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
             return IdempotencyStore.super.claim(operation, key, owner, fingerprint, lease); // refuses it
         }
         if (operation.name().isEmpty()) {
-            return claim(unbound, key, owner, fingerprint, lease);
+            return claim(unbound, null, key, owner, fingerprint, lease);
         }
         Usage usage = usages.get(operation.name());
         if (usage == null) {
             usage = usages.computeIfAbsent(operation.name(), o -> new Usage(o, limits.operationShare() < 1));
         }
-        return claim(usage, key, owner, fingerprint, lease);
+        String caller = operation.caller().isEmpty() || limits.callerShare() >= 1
+                ? null
+                : operation.name() + '\u0000' + operation.caller();
+        return claim(usage, caller, key, owner, fingerprint, lease);
     }
 
-    private ClaimResult claim(Usage usage, String key, String owner, String fingerprint, Duration lease) {
+    private ClaimResult claim(
+            Usage usage, String caller, String key, String owner, String fingerprint, Duration lease) {
         Instant now = clock.instant();
         Held seen = records.get(key);
         if (seen != null && !RecordLifecycle.isClaimable(seen.record(), now)) {
@@ -123,13 +142,13 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
         }
         IdempotencyRecord claim = RecordLifecycle.newClaim(key, owner, fingerprint, now, lease);
         IdempotencyRecord[] replaced = {null};
-        IdempotencyRecord stored = tryClaim(usage, key, claim, now, replaced);
+        IdempotencyRecord stored = tryClaim(usage, caller, key, claim, now, replaced);
         if (stored == null) {
             // Full: make room by deleting what is no longer live, then try once more.
             sweep();
-            stored = tryClaim(usage, key, claim, clock.instant(), replaced);
+            stored = tryClaim(usage, caller, key, claim, clock.instant(), replaced);
             if (stored == null) {
-                throw full(usage);
+                throw full(usage, caller);
             }
         }
         return stored == claim ? ClaimResult.claimed(claim, replaced[0]) : ClaimResult.existing(stored);
@@ -141,7 +160,12 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
      * @param replaced receives the record that the claim replaced, if any (for takeover metrics)
      */
     private IdempotencyRecord tryClaim(
-            Usage usage, String key, IdempotencyRecord claim, Instant now, IdempotencyRecord[] replaced) {
+            Usage usage,
+            String caller,
+            String key,
+            IdempotencyRecord claim,
+            Instant now,
+            IdempotencyRecord[] replaced) {
         Held result = records.compute(key, (k, existing) -> {
             if (existing != null && !RecordLifecycle.isClaimable(existing.record(), now)) {
                 return existing;
@@ -151,15 +175,16 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
                 replaced[0] = existing.record();
                 forget(existing);
                 count(usage, 1, size(claim));
-                return new Held(claim, usage);
+                countCaller(caller, 1, size(claim));
+                return new Held(claim, usage, caller);
             }
             replaced[0] = null;
-            return reserve(usage, size(claim)) ? new Held(claim, usage) : null;
+            return reserve(usage, caller, size(claim)) ? new Held(claim, usage, caller) : null;
         });
         return result == null ? null : result.record();
     }
 
-    private boolean reserve(Usage usage, long size) {
+    private boolean reserve(Usage usage, String caller, long size) {
         if (held.incrementAndGet() > limits.maxEntries()) {
             held.decrementAndGet();
             return false;
@@ -187,7 +212,52 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
             usage.entries.incrementAndGet();
             usage.bytes.addAndGet(size);
         }
+        if (caller != null && !reserveCaller(caller, size)) {
+            count(usage, -1, -size);
+            return false;
+        }
         return true;
+    }
+
+    /** Counts a new record in its caller's usage if the caller's share has room for it. */
+    private boolean reserveCaller(String caller, long size) {
+        boolean[] admitted = {false};
+        callers.compute(caller, (c, u) -> {
+            CallerUsage mine = u == null ? new CallerUsage() : u;
+            if (mine.entries + 1 > limits.callerEntries() || mine.bytes + size > limits.callerBytes()) {
+                return u;
+            }
+            mine.entries++;
+            mine.bytes += size;
+            admitted[0] = true;
+            return mine;
+        });
+        return admitted[0];
+    }
+
+    /** Counts in (or, negative, out) a record of {@code caller}; the entry goes with its last record. */
+    private void countCaller(String caller, long entries, long size) {
+        if (caller == null) {
+            return;
+        }
+        callers.compute(caller, (c, u) -> {
+            CallerUsage mine = u == null ? new CallerUsage() : u;
+            mine.entries += entries;
+            mine.bytes += size;
+            return mine.entries <= 0 ? null : mine;
+        });
+    }
+
+    /** Whether {@code caller}'s records take its whole share. */
+    private boolean atShare(String caller) {
+        boolean[] full = {false};
+        if (caller != null) {
+            callers.computeIfPresent(caller, (c, u) -> {
+                full[0] = u.entries >= limits.callerEntries() || u.bytes >= limits.callerBytes();
+                return u;
+            });
+        }
+        return full[0];
     }
 
     /** Counts a record in the store's and its usage's totals (negative amounts uncount). */
@@ -212,21 +282,31 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    private IdempotencyStoreUnavailableException full(Usage usage) {
+    private IdempotencyStoreUnavailableException full(Usage usage, String caller) {
         // One operation at its share while the store has room: a flood on that operation, or a share
-        // too small for it. Its callers get 503; the other operations are served.
-        boolean share = usage.limited
-                && (usage.entries.get() >= limits.operationEntries() || usage.bytes.get() >= limits.operationBytes());
-        String what = share
-                ? "Operation '" + usage.operation + "' holds its share of the memory idempotency store ("
-                        + MemoryStoreSettings.OPERATION_SHARE + "=" + limits.operationShare() + " of "
+        // too small for it. Its callers get 503; the other operations are served. Likewise one caller of
+        // an operation at the caller's share (its name is not logged: it is the caller's identity).
+        boolean callerShare = atShare(caller);
+        boolean share = callerShare
+                || usage.limited
+                        && (usage.entries.get() >= limits.operationEntries()
+                                || usage.bytes.get() >= limits.operationBytes());
+        String what = callerShare
+                ? "One caller of operation '" + usage.operation + "' holds its share of the memory idempotency store ("
+                        + MemoryStoreSettings.CALLER_SHARE + "=" + limits.callerShare() + " of "
                         + MemoryStoreSettings.MAX_ENTRIES + "=" + limits.maxEntries() + " and "
-                        + MemoryStoreSettings.MAX_BYTES + "=" + limits.maxBytes() + "; it holds " + usage.entries.get()
-                        + " records, about " + usage.bytes.get() + " bytes)"
-                : "The memory idempotency store is full (limits " + MemoryStoreSettings.MAX_ENTRIES + "="
-                        + limits.maxEntries() + ", " + MemoryStoreSettings.MAX_BYTES + "=" + limits.maxBytes()
-                        + "; it holds " + held.get() + " records, about " + bytes.get() + " bytes)";
-        String fix = "Raise the limits" + (share ? " or the share" : "")
+                        + MemoryStoreSettings.MAX_BYTES + "=" + limits.maxBytes() + ")"
+                : share
+                        ? "Operation '" + usage.operation + "' holds its share of the memory idempotency store ("
+                                + MemoryStoreSettings.OPERATION_SHARE + "=" + limits.operationShare() + " of "
+                                + MemoryStoreSettings.MAX_ENTRIES + "=" + limits.maxEntries() + " and "
+                                + MemoryStoreSettings.MAX_BYTES + "=" + limits.maxBytes() + "; it holds "
+                                + usage.entries.get()
+                                + " records, about " + usage.bytes.get() + " bytes)"
+                        : "The memory idempotency store is full (limits " + MemoryStoreSettings.MAX_ENTRIES + "="
+                                + limits.maxEntries() + ", " + MemoryStoreSettings.MAX_BYTES + "=" + limits.maxBytes()
+                                + "; it holds " + held.get() + " records, about " + bytes.get() + " bytes)";
+        String fix = "Raise the limits" + (callerShare ? " or the caller share" : share ? " or the share" : "")
                 + ", shorten idempotency.ttl, or use a shared store (idempotency.store=jpa, infinispan or redis).";
         long refused = refusedSinceWarning.incrementAndGet();
         if (fullWarning.pass()) {
@@ -260,8 +340,10 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
             }
             done[0] = true;
             IdempotencyRecord completed = RecordLifecycle.complete(existing.record(), outcome, now, ttl);
-            count(existing.usage(), 0, size(completed) - size(existing.record()));
-            return new Held(completed, existing.usage());
+            long grown = size(completed) - size(existing.record());
+            count(existing.usage(), 0, grown);
+            countCaller(existing.caller(), 0, grown);
+            return new Held(completed, existing.usage(), existing.caller());
         });
         return done[0];
     }
@@ -275,7 +357,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
                 return existing;
             }
             done[0] = true;
-            return new Held(RecordLifecycle.renew(existing.record(), now, lease), existing.usage());
+            return new Held(RecordLifecycle.renew(existing.record(), now, lease), existing.usage(), existing.caller());
         });
         return done[0];
     }
@@ -341,6 +423,7 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
 
     private void forget(Held h) {
         count(h.usage(), -1, -size(h.record()));
+        countCaller(h.caller(), -1, -size(h.record()));
     }
 
     private static long size(IdempotencyRecord r) {

@@ -15,9 +15,13 @@ import dev.idempotency.spi.ConfigLookup;
  * @param operationShare the fraction of both limits that the records of one guarded operation may hold
  *     ({@value #OPERATION_SHARE}), so that a flood of new keys on one operation leaves room for the
  *     others; 1 lets one operation fill the store
+ * @param callerShare the fraction of both limits that the records of one identified caller of one
+ *     operation may hold ({@value #CALLER_SHARE}; a caller is an HTTP operation's principal or scope
+ *     header value), so that one client's flood, its stored 4xx answers included, leaves room for the
+ *     operation's other callers; 1 lets one caller take its operation's share
  */
 public record MemoryStoreSettings(
-        long maxEntries, long maxBytes, java.time.Duration claimGrace, double operationShare) {
+        long maxEntries, long maxBytes, java.time.Duration claimGrace, double operationShare, double callerShare) {
 
     /** Config key: records held at most. */
     public static final String MAX_ENTRIES = "idempotency.memory.max-entries";
@@ -27,6 +31,8 @@ public record MemoryStoreSettings(
     public static final String CLAIM_GRACE = "idempotency.memory.claim-grace";
     /** Config key: the fraction of the limits one operation's records may hold. */
     public static final String OPERATION_SHARE = "idempotency.memory.operation-share";
+    /** Config key: the fraction of the limits one identified caller's records of one operation may hold. */
+    public static final String CALLER_SHARE = "idempotency.memory.caller-share";
 
     /** Default of {@link #MAX_ENTRIES}: 100,000 records, about 40 MB of small outcomes. */
     public static final long DEFAULT_MAX_ENTRIES = 100_000;
@@ -39,13 +45,21 @@ public record MemoryStoreSettings(
     /** Default of {@link #OPERATION_SHARE}: one operation holds at most half of the store. */
     public static final double DEFAULT_OPERATION_SHARE = 0.5;
 
+    /** Default of {@link #CALLER_SHARE}: one caller of an operation holds at most a tenth of the store. */
+    public static final double DEFAULT_CALLER_SHARE = 0.1;
+
     /** The defaults. */
     public static final MemoryStoreSettings DEFAULT = new MemoryStoreSettings(
-            DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES, DEFAULT_CLAIM_GRACE, DEFAULT_OPERATION_SHARE);
+            DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES, DEFAULT_CLAIM_GRACE, DEFAULT_OPERATION_SHARE, DEFAULT_CALLER_SHARE);
 
-    /** Limits with the default claim grace and operation share. */
+    /** Limits with the default claim grace and shares. */
     public MemoryStoreSettings(long maxEntries, long maxBytes) {
         this(maxEntries, maxBytes, DEFAULT_CLAIM_GRACE, DEFAULT_OPERATION_SHARE);
+    }
+
+    /** Limits with the default caller share. */
+    public MemoryStoreSettings(long maxEntries, long maxBytes, java.time.Duration claimGrace, double operationShare) {
+        this(maxEntries, maxBytes, claimGrace, operationShare, DEFAULT_CALLER_SHARE);
     }
 
     /** Checks the limits. */
@@ -67,6 +81,11 @@ public record MemoryStoreSettings(
                     + "; set it to a fraction above 0 and at most 1, such as " + DEFAULT_OPERATION_SHARE
                     + " (1 lets one operation fill the store).");
         }
+        if (!(callerShare > 0 && callerShare <= 1)) {
+            throw new IdempotencyConfigurationException("Config key '" + CALLER_SHARE + "' is " + callerShare
+                    + "; set it to a fraction above 0 and at most 1, such as " + DEFAULT_CALLER_SHARE
+                    + " (1 lets one caller take its operation's share).");
+        }
     }
 
     /** The records one operation may hold: its share of {@link #maxEntries}, at least one. */
@@ -79,6 +98,16 @@ public record MemoryStoreSettings(
         return Math.max(1, (long) Math.floor(maxBytes * operationShare));
     }
 
+    /** The records one caller of an operation may hold: its share of {@link #maxEntries}, at least one. */
+    public long callerEntries() {
+        return Math.max(1, (long) Math.floor(maxEntries * callerShare));
+    }
+
+    /** The estimated bytes one caller's records of an operation may hold, at least one. */
+    public long callerBytes() {
+        return Math.max(1, (long) Math.floor(maxBytes * callerShare));
+    }
+
     /**
      * The limits configured in {@code settings}.
      *
@@ -89,7 +118,8 @@ public record MemoryStoreSettings(
                 settings.longBetween(MAX_ENTRIES, DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE),
                 settings.longBetween(MAX_BYTES, DEFAULT_MAX_BYTES, 1, Long.MAX_VALUE),
                 settings.duration(CLAIM_GRACE, DEFAULT_CLAIM_GRACE),
-                fraction(settings, OPERATION_SHARE, DEFAULT_OPERATION_SHARE));
+                fraction(settings, OPERATION_SHARE, DEFAULT_OPERATION_SHARE),
+                fraction(settings, CALLER_SHARE, DEFAULT_CALLER_SHARE));
     }
 
     private static double fraction(ConfigLookup settings, String key, double fallback) {
@@ -106,7 +136,7 @@ public record MemoryStoreSettings(
             // reported below, with the range
         }
         throw new IdempotencyConfigurationException("Config key '" + key + "' is '" + text
-                + "'; set a fraction above 0 and at most 1 (1 lets one operation fill the store), such as 0.25"
+                + "'; set a fraction above 0 and at most 1 (1 turns the bound off), such as 0.25"
                 + " (default " + fallback + ").");
     }
 }
