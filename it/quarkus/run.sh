@@ -9,7 +9,7 @@
 # on 127.0.0.1:6379, -Predis) and on the JPA store on Quarkus's default data source (Agroal and Narayana,
 # PostgreSQL on 127.0.0.1:5432, db test, user postgres, -Pjpa), there with guarded calls inside committed
 # and rolled-back transactions (src/test/java/demo/JtaOnQuarkusIT.java); then that a build with an
-# invalid config value fails. Needs the library installed in the local Maven
+# invalid config value fails, and one with refused toolkit methods. Needs the library installed in the local Maven
 # repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
 #   bash it/quarkus/run.sh -Pwith-apis  # plus the Servlet and JTA APIs
@@ -51,6 +51,23 @@ else
     else
       echo "FAILED: the build with $key=banana did not fail with the library's message" \
            "($(pwd)/$build_log)" >&2
+      status=1
+    fi
+  done
+fi
+# And toolkit methods it refuses (src/bad-toolkit: a @ClusterLock job returning a value, an
+# @IdempotentConsumer without a @MessageId): the build fails naming each, as a Jakarta EE deployment does.
+toolkit_log=target/it/build-bad-toolkit.log
+if mvn -B package -DskipTests -DskipITs -Pbad-toolkit "$@" >"$toolkit_log" 2>&1; then
+  echo "FAILED: the build with refused @ClusterLock and @IdempotentConsumer methods succeeded" \
+       "($(pwd)/$toolkit_log)" >&2
+  status=1
+else
+  for method in 'demo.BrokenJobs#report returns String' 'demo.BrokenJobs#onMessage has no @MessageId'; do
+    if grep -q "$method" "$toolkit_log"; then
+      echo "the build with a refused toolkit method failed naming it ($method), as it must"
+    else
+      echo "FAILED: the build with refused toolkit methods did not name '$method' ($(pwd)/$toolkit_log)" >&2
       status=1
     fi
   done

@@ -24,7 +24,34 @@ public class CallsResource {
     Fees fees;
 
     @Inject
+    Billing billing;
+
+    @Inject
+    Reports reports;
+
+    @Inject
     Executions executions;
+
+    /** Delivers a message to {@link Billing#onRepayment}: "processed", or the handler's failure. */
+    @POST
+    @Path("messages/{serialNo}")
+    public String deliver(@PathParam("serialNo") String serialNo, @QueryParam("fail") boolean fail) {
+        try {
+            billing.onRepayment(serialNo, fail);
+            return "processed";
+        } catch (IllegalStateException e) {
+            return "failed: " + e.getMessage();
+        }
+    }
+
+    /** Calls {@link Reports#run}. */
+    @POST
+    @Path("reports/{ref}")
+    public String report(@PathParam("ref") String ref, @QueryParam("holdMillis") long holdMillis)
+            throws InterruptedException {
+        reports.run(ref, holdMillis);
+        return "done";
+    }
 
     /** Calls {@link Payments#charge}. */
     @POST

@@ -99,6 +99,56 @@ class CdiOnQuarkusIT {
         }
     }
 
+    @Test
+    void aMessageIsProcessedOnceAndAPoisonMessageStopsAtItsAttemptLimit() throws Exception {
+        List<String> answers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            answers.add(post("messages/repayment-1").body());
+        }
+        assertThat(answers).as("three deliveries of one message").containsOnly("processed");
+        assertThat(executions("billing", "repayment-1"))
+                .as("processings of a message delivered three times (answered %s)", answers)
+                .isEqualTo(1);
+        List<String> poison = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            poison.add(post("messages/repayment-2?fail=true").body());
+        }
+        // maxAttempts = 2: two attempts fail, later deliveries return without running the handler.
+        assertThat(poison.subList(0, 2))
+                .as("deliveries of a failing message: %s", poison)
+                .allMatch(a -> a.startsWith("failed"));
+        assertThat(executions("billing", "repayment-2"))
+                .as("attempts at a message that always fails, delivered four times (answered %s)", poison)
+                .isEqualTo(2);
+    }
+
+    @Test
+    void aClusterLockedJobIsSkippedWhileAnotherCallHoldsTheLock() throws Exception {
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            calls.add(client.sendAsync(
+                    HttpRequest.newBuilder(app.base().resolve("reports/nightly-1?holdMillis=2000"))
+                            .timeout(CALL)
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        List<String> answers = new ArrayList<>();
+        for (var call : calls) {
+            HttpResponse<String> r = call.get(CALL.toSeconds() + 5, java.util.concurrent.TimeUnit.SECONDS);
+            answers.add(r.statusCode() + " " + r.body());
+        }
+        assertThat(answers).as("five concurrent calls of the locked job").containsOnly("200 done");
+        assertThat(executions("reports", "nightly-1"))
+                .as("runs of the job called five times at once (answered %s)", answers)
+                .isEqualTo(1);
+        // Released when it returned (atLeastFor 0): the next call runs.
+        assertThat(post("reports/nightly-1?holdMillis=0").body()).isEqualTo("done");
+        assertThat(executions("reports", "nightly-1"))
+                .as("runs after a later call")
+                .isEqualTo(2);
+    }
+
     private static void assertOncePerKey(String path, String kind, String ref, String expected) throws Exception {
         List<String> answers = new ArrayList<>();
         for (int i = 0; i < 2; i++) {

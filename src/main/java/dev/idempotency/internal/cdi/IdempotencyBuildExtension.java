@@ -2,12 +2,11 @@ package dev.idempotency.internal.cdi;
 
 import dev.idempotency.IdempotencyConfigurationException;
 import dev.idempotency.Idempotent;
-import dev.idempotency.ids.IdSettings;
 import dev.idempotency.internal.core.GlobalSettings;
 import dev.idempotency.internal.jaxrs.HttpConfigCheck;
-import dev.idempotency.messaging.MessageSettings;
+import dev.idempotency.lock.ClusterLock;
+import dev.idempotency.messaging.IdempotentConsumer;
 import dev.idempotency.spi.IdempotencyStore;
-import dev.idempotency.tokens.TokenSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
@@ -47,6 +46,7 @@ import java.util.TreeSet;
 public class IdempotencyBuildExtension implements BuildCompatibleExtension {
 
     private final GuardedScan scan = new GuardedScan();
+    private final ToolkitScan toolkit = new ToolkitScan();
     private final Set<String> stores = new TreeSet<>(Set.of(StoreSelector.MEMORY));
     private final List<IdempotencyConfigurationException> problems = new java.util.ArrayList<>();
 
@@ -80,6 +80,27 @@ public class IdempotencyBuildExtension implements BuildCompatibleExtension {
             if (toBind.stream().anyMatch(method -> same(m.info(), method))) {
                 m.addAnnotation(IdempotencyExtension.IdempotentLiteral.INSTANCE);
             }
+        }
+    }
+
+    /** Finds the {@code @ClusterLock} and {@code @IdempotentConsumer} methods, to check them as on CDI Full. */
+    @Enhancement(
+            types = Object.class,
+            withSubtypes = true,
+            withAnnotations = {ClusterLock.class, IdempotentConsumer.class})
+    public void collectToolkit(ClassInfo type) {
+        if (type.isInterface() || type.isAnnotation()) {
+            return;
+        }
+        try {
+            toolkit.collect(
+                    Class.forName(type.name(), false, Thread.currentThread().getContextClassLoader()));
+        } catch (ClassNotFoundException | LinkageError e) {
+            problems.add(new IdempotencyConfigurationException(
+                    "The class " + type.name() + " declares @ClusterLock or @IdempotentConsumer methods, but it"
+                            + " cannot be loaded to check them (" + e
+                            + "); add the classes it needs to the application.",
+                    e));
         }
     }
 
@@ -129,18 +150,13 @@ public class IdempotencyBuildExtension implements BuildCompatibleExtension {
     public void validate(Messages messages) {
         problems.forEach(messages::error);
         MicroProfileConfigLookup settings = MicroProfileConfigLookup.current();
-        // What the portable HttpConfigCheck and ToolkitExtension check of the keys on CDI Full.
-        for (Runnable check : List.<Runnable>of(
-                () -> HttpConfigCheck.checkKeys(settings),
-                () -> TokenSettings.from(settings),
-                () -> IdSettings.from(settings),
-                () -> MessageSettings.from(settings))) {
-            try {
-                check.run();
-            } catch (IdempotencyConfigurationException e) {
-                messages.error(e);
-            }
+        // What the portable HttpConfigCheck and ToolkitExtension check on CDI Full.
+        try {
+            HttpConfigCheck.checkKeys(settings);
+        } catch (IdempotencyConfigurationException e) {
+            messages.error(e);
         }
+        toolkit.validate(settings).forEach(messages::error);
         scan.validate(
                         settings,
                         name -> {
