@@ -29,8 +29,8 @@ status=0
 mvn -B clean verify "$@" || status=$?
 if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app.log"; fi
 
-# The same HTTP and CDI checks on the Redis store (Redis 7 on 127.0.0.1:6379).
-mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT' "$@" || status=$?
+# The same HTTP and CDI checks on the Redis store (Redis 7 on 127.0.0.1:6379), and its readiness check.
+mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,HealthOnQuarkusIT' "$@" || status=$?
 
 # And on the JPA store, on the app's default Agroal data source (PostgreSQL on 127.0.0.1:5432, db test).
 mvn -B clean verify -Pjpa -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,JtaOnQuarkusIT' "$@" || status=$?
