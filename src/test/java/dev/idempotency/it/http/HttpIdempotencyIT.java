@@ -107,7 +107,8 @@ class HttpIdempotencyIT {
                         new StringAsset("idempotency.store=flaky\n"
                                 + "idempotency.application=" + CounterResource.APPLICATION + "\n"
                                 + "idempotency.http.max-stored-body=4096\n"
-                                + "idempotency.http.fingerprint-headers=X-Currency\n"),
+                                + "idempotency.http.fingerprint-headers=X-Currency\n"
+                                + "idempotency.wait.max-per-caller=2\n"),
                         "META-INF/microprofile-config.properties");
     }
 
@@ -821,6 +822,71 @@ class HttpIdempotencyIT {
                 assertTrue(conflicts >= 1, "requests really overlapped");
                 assertEquals(callers, created + conflicts);
             }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aFloodingCallerTakesOnlyItsOwnWaitersAndTheOtherCallerIsServed() throws Exception {
+        // idempotency.wait.max-per-caller=2 in this deployment; 16 per key and 32 per operation (defaults).
+        // Few requests at once: a server's default pool may have 5 request threads, and each waiter holds one.
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        try {
+            String aliceBody = unique();
+            String bobBody = unique();
+            String aliceKey = unique();
+            String bobKey = unique();
+            String path = "orders/wait-hold?millis=4000";
+            Future<HttpResponse<byte[]>> aliceFirst =
+                    pool.submit(() -> post(path, aliceBody, KEY, aliceKey, "Authorization", basic("alice")));
+            Future<HttpResponse<byte[]>> bobFirst =
+                    pool.submit(() -> post(path, bobBody, KEY, bobKey, "Authorization", basic("bob")));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (count("wait-hold:" + aliceBody) == 0 || count("wait-hold:" + bobBody) == 0) {
+                assertTrue(System.nanoTime() < deadline, "the two first calls did not start within 10 s");
+                Thread.sleep(20);
+            }
+            List<Future<HttpResponse<byte[]>>> flood = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                flood.add(pool.submit(() -> post(path, aliceBody, KEY, aliceKey, "Authorization", basic("alice"))));
+            }
+            // Alice's duplicates beyond her 2 waiters are refused at once: wait for those 2 before bob's arrive.
+            int refused = 0;
+            List<String> seen = new ArrayList<>();
+            long floodDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (refused < 2 && System.nanoTime() < floodDeadline) {
+                refused = 0;
+                for (Future<HttpResponse<byte[]>> f : flood) {
+                    if (f.isDone() && f.get().statusCode() == 409) {
+                        refused++;
+                    }
+                }
+                Thread.sleep(20);
+            }
+            List<Future<HttpResponse<byte[]>>> bob = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                bob.add(pool.submit(() -> post(path, bobBody, KEY, bobKey, "Authorization", basic("bob"))));
+            }
+            assertEquals(201, aliceFirst.get(1, TimeUnit.MINUTES).statusCode());
+            assertEquals(201, bobFirst.get(1, TimeUnit.MINUTES).statusCode());
+            int aliceReplays = 0;
+            int aliceRefused = 0;
+            for (Future<HttpResponse<byte[]>> f : flood) {
+                HttpResponse<byte[]> r = f.get(1, TimeUnit.MINUTES);
+                seen.add(r.statusCode() + (replayed(r) ? " replayed" : ""));
+                aliceReplays += r.statusCode() == 201 && replayed(r) ? 1 : 0;
+                aliceRefused += r.statusCode() == 409 ? 1 : 0;
+            }
+            assertEquals(2, aliceRefused, "alice's 4 duplicates beyond her 2 waiters, refused: " + seen);
+            assertEquals(2, aliceReplays, "alice's 2 waiters replay: " + seen);
+            for (Future<HttpResponse<byte[]>> f : bob) {
+                HttpResponse<byte[]> r = f.get(1, TimeUnit.MINUTES);
+                assertEquals(201, r.statusCode(), () -> "bob's duplicate, beside alice's flood: " + text(r));
+                assertTrue(replayed(r), "bob's duplicate waited and replayed");
+            }
+            assertEquals(1, count("wait-hold:" + aliceBody));
+            assertEquals(1, count("wait-hold:" + bobBody));
         } finally {
             pool.shutdownNow();
         }

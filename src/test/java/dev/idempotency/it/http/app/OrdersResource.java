@@ -104,6 +104,17 @@ public class OrdersResource {
         return Response.status(201).entity("wait " + run).build();
     }
 
+    /** As {@link #waiting}, running for {@code millis}: long enough for a flood of duplicates to arrive. */
+    @POST
+    @Path("wait-hold")
+    @Produces("text/plain")
+    @Idempotent(onInProgress = InProgressPolicy.WAIT, lease = "PT20S")
+    public Response waitingHold(@QueryParam("millis") long millis, String body) {
+        int run = counter.ran("wait-hold:" + body);
+        sleep(millis);
+        return Response.status(201).entity("wait " + run).build();
+    }
+
     /** A missing key is refused. */
     @POST
     @Path("required")
