@@ -80,6 +80,7 @@ abstract class IdempotentBeansScenarios {
                         .addAsResource(
                                 // CALLERS WAIT callers race for one key: every one of them may wait.
                                 new StringAsset("idempotency.wait.max-per-key=" + CALLERS + "\n"
+                                        + "idempotency.wait.max-joined=" + CALLERS + "\n"
                                         + String.join("\n", config) + "\n"),
                                 "META-INF/microprofile-config.properties"),
                 Effects.DATASOURCE);

@@ -43,7 +43,8 @@ class InfinispanStoreIT {
                 .addAsResource(
                         new StringAsset("idempotency.store=infinispan\n"
                                 // CALLERS WAIT callers race for one key: every one of them may wait.
-                                + "idempotency.wait.max-per-key=" + CALLERS + "\n"),
+                                + "idempotency.wait.max-per-key=" + CALLERS + "\n"
+                                + "idempotency.wait.max-joined=" + CALLERS + "\n"),
                         "META-INF/microprofile-config.properties");
     }
 

@@ -79,6 +79,7 @@ class RedisStoreIT {
                         new StringAsset("idempotency.store=redis\n"
                                 // CALLERS WAIT callers race for one key: every one of them may wait.
                                 + "idempotency.wait.max-per-key=" + CALLERS + "\n"
+                                + "idempotency.wait.max-joined=" + CALLERS + "\n"
                                 + "idempotency.redis.uri=redis://127.0.0.1:" + PORT + "\n"
                                 + "idempotency.redis.timeout=PT0.5S\n"
                                 + "idempotency.redis.connect-timeout=PT0.5S\n"),

@@ -63,7 +63,8 @@ abstract class AbstractJpaStoreIT {
                         : "")
                 + (datasource == null ? "" : "idempotency.jpa.datasource=" + datasource + "\n")
                 // CALLERS WAIT callers race for one key: every one of them may wait.
-                + "idempotency.wait.max-per-key=" + CALLERS + "\n";
+                + "idempotency.wait.max-per-key=" + CALLERS + "\n"
+                + "idempotency.wait.max-joined=" + CALLERS + "\n";
         return Deployments.war(name)
                 .addPackage(BusinessRows.class.getPackage())
                 .addClasses(AbstractJpaStoreIT.class, AbstractJoinedJpaStoreIT.class, Races.class)
