@@ -278,6 +278,32 @@ class MemoryStoreSettingsTest {
     }
 
     @Test
+    void theCallerShareIsAFractionAboveZeroAndAtMostOne() {
+        assertThat(MemoryStoreSettings.from(ConfigLookup.none()).callerShare())
+                .isEqualTo(MemoryStoreSettings.DEFAULT_CALLER_SHARE);
+        MemoryStoreSettings read =
+                MemoryStoreSettings.from(ConfigLookup.of(Map.of(MemoryStoreSettings.CALLER_SHARE, " 0.25 ")));
+        assertThat(read.callerShare()).isEqualTo(0.25);
+        assertThat(read.operationShare())
+                .as("the caller share leaves the operation share alone")
+                .isEqualTo(MemoryStoreSettings.DEFAULT_OPERATION_SHARE);
+        assertThat(MemoryStoreSettings.from(ConfigLookup.of(Map.of(MemoryStoreSettings.CALLER_SHARE, "1")))
+                        .callerShare())
+                .isEqualTo(1.0);
+        for (String bad : List.of("0", "-0.1", "1.01", "a tenth", "NaN", "Infinity")) {
+            assertThatThrownBy(() ->
+                            MemoryStoreSettings.from(ConfigLookup.of(Map.of(MemoryStoreSettings.CALLER_SHARE, bad))))
+                    .as(bad)
+                    .isInstanceOf(IdempotencyConfigurationException.class)
+                    .hasMessageContaining("'" + MemoryStoreSettings.CALLER_SHARE + "'")
+                    .hasMessageContaining("fraction above 0 and at most 1");
+        }
+        assertThatThrownBy(() -> new MemoryStoreSettings(10, 1000, LONG, 0.5, 0))
+                .isInstanceOf(IdempotencyConfigurationException.class)
+                .hasMessageContaining(MemoryStoreSettings.CALLER_SHARE);
+    }
+
+    @Test
     void withAShareOfOneAnOperationMayFillTheStore() {
         MemoryIdempotencyStore store = new MemoryIdempotencyStore(
                 clock, new MemoryStoreSettings(3, Long.MAX_VALUE, MemoryStoreSettings.DEFAULT_CLAIM_GRACE, 1));
