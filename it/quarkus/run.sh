@@ -8,7 +8,8 @@
 # concurrency (src/test/java/demo/HttpOnQuarkusIT.java); the last two again on the Redis store (Redis 7
 # on 127.0.0.1:6379, -Predis) and on the JPA store on Quarkus's default data source (Agroal and Narayana,
 # PostgreSQL on 127.0.0.1:5432, db test, user postgres, -Pjpa), there with guarded calls inside committed
-# and rolled-back transactions (src/test/java/demo/JtaOnQuarkusIT.java); then that a build with an
+# and rolled-back transactions (src/test/java/demo/JtaOnQuarkusIT.java), and on the Infinispan store
+# (one node, -Pinfinispan); then that a build with an
 # invalid config value fails, and one with refused toolkit methods. Needs the library installed in the local Maven
 # repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
@@ -34,6 +35,9 @@ mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,HealthOnQu
 
 # And on the JPA store, on the app's default Agroal data source (PostgreSQL on 127.0.0.1:5432, db test).
 mvn -B clean verify -Pjpa -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,JtaOnQuarkusIT' "$@" || status=$?
+
+# And on the Infinispan store, one node: a local cache in the app's heap.
+mvn -B clean verify -Pinfinispan -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT' "$@" || status=$?
 
 # The library's build-compatible extension checks the configuration when Quarkus builds the app: a build
 # with invalid values fails with the library's message naming each key (a core and an HTTP one).

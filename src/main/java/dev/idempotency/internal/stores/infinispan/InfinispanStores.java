@@ -210,6 +210,9 @@ public final class InfinispanStores {
         if (config == null) {
             GlobalConfigurationBuilder global = new GlobalConfigurationBuilder().nonClusteredDefault();
             global.classLoader(loader);
+            // The library publishes its own metrics (docs/operations.md); Infinispan's would look for
+            // Micrometer and, where the application has none, log a WARN (ISPN000714) on every start.
+            global.metrics().gauges(false).histograms(false);
             DefaultCacheManager manager = new DefaultCacheManager(global.build());
             // A local cache: its conditional writes are atomic under the entry's lock, no
             // transactions needed.
