@@ -36,8 +36,8 @@ mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,HealthOnQu
 # And on the JPA store, on the app's default Agroal data source (PostgreSQL on 127.0.0.1:5432, db test).
 mvn -B clean verify -Pjpa -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,JtaOnQuarkusIT' "$@" || status=$?
 
-# And on the Infinispan store, one node: a local cache in the app's heap.
-mvn -B clean verify -Pinfinispan -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT' "$@" || status=$?
+# And on the Infinispan store: one node (a local cache in the app's heap), and a RAFT cluster of two.
+mvn -B clean verify -Pinfinispan -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,ClusterOnQuarkusIT' "$@" || status=$?
 
 # The library's build-compatible extension checks the configuration when Quarkus builds the app: a build
 # with invalid values fails with the library's message naming each key (a core and an HTTP one).

@@ -189,7 +189,7 @@ final class PackagedApp implements AutoCloseable {
         }
     }
 
-    private static int freePort(int first) {
+    static int freePort(int first) {
         for (int port = first; port < first + 100; port++) {
             try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                 return probe.getLocalPort();

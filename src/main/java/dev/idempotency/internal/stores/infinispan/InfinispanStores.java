@@ -25,6 +25,7 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.infinispan.Cache;
+import org.infinispan.commons.util.Version;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
 import org.infinispan.configuration.global.GlobalConfiguration;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
@@ -118,6 +119,7 @@ public final class InfinispanStores {
 
     /** {@link #start(ConfigLookup, Properties, ClassLoader)} on another clock (tests). */
     static IdempotencyStore start(ConfigLookup settings, Properties placeholders, ClassLoader loader, Clock clock) {
+        requireOneRelease(DefaultCacheManager.class.getPackage().getImplementationVersion(), Version.getVersion());
         InfinispanStoreSettings read = InfinispanStoreSettings.from(settings);
         EmbeddedCacheManager manager = startManager(read.config(), placeholders, loader);
         AtomicBoolean stopped = new AtomicBoolean();
@@ -141,6 +143,7 @@ public final class InfinispanStores {
      * raft-members}.
      */
     public static IdempotencyStore onManager(EmbeddedCacheManager manager, ConfigLookup settings) {
+        requireOneRelease(DefaultCacheManager.class.getPackage().getImplementationVersion(), Version.getVersion());
         return on(manager, InfinispanStoreSettings.from(settings).withoutConfig(), null, Clock.systemUTC());
     }
 
@@ -194,6 +197,33 @@ public final class InfinispanStores {
                 settings.maxEntriesOrDefault(),
                 settings.maxBytesOrDefault());
         return new InfinispanRaftStore(manager, options, clock, stop);
+    }
+
+    /**
+     * Fails when infinispan-core and infinispan-commons are of different releases (major.minor): a build
+     * whose dependency management pins one of them (Quarkus's BOM manages infinispan-commons for its Hot
+     * Rod client) gets a mix that fails on the shipped XML's schema, or worse, starts. Either version
+     * unknown (a repackaged jar without its manifest): nothing to compare.
+     *
+     * @param core infinispan-core's version, or null
+     * @param commons infinispan-commons's version, or null
+     */
+    static void requireOneRelease(String core, String commons) {
+        if (core == null || commons == null || release(core).equals(release(commons))) {
+            return;
+        }
+        throw new IdempotencyConfigurationException("The application has infinispan-core " + core
+                + " but infinispan-commons " + commons + ": Infinispan's jars must be of one release. Align them,"
+                + " for example by importing org.infinispan:infinispan-bom:" + core + " in <dependencyManagement>"
+                + " before any other BOM that manages Infinispan (on Quarkus, before io.quarkus:quarkus-bom,"
+                + " which manages infinispan-commons).");
+    }
+
+    /** "16.1" of "16.1.4" or "16.1.4.Final"; the whole text if it has no second dot. */
+    private static String release(String version) {
+        int first = version.indexOf('.');
+        int second = first < 0 ? -1 : version.indexOf('.', first + 1);
+        return second < 0 ? version.trim() : version.substring(0, second);
     }
 
     /**
