@@ -33,8 +33,8 @@ if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app
 # The same HTTP and CDI checks on the Redis store (Redis 7 on 127.0.0.1:6379), and its readiness check.
 mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,HealthOnQuarkusIT' "$@" || status=$?
 
-# And on the JPA store, on the app's default Agroal data source (PostgreSQL on 127.0.0.1:5432, db test).
-mvn -B clean verify -Pjpa -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,JtaOnQuarkusIT' "$@" || status=$?
+# And on the JPA store, on the app's default Agroal data source (PostgreSQL on 127.0.0.1:5432, db test), and on a named one.
+mvn -B clean verify -Pjpa -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,JtaOnQuarkusIT,JpaOnNamedDataSourceIT' "$@" || status=$?
 
 # And on the Infinispan store: one node (a local cache in the app's heap), and a RAFT cluster of two.
 mvn -B clean verify -Pinfinispan -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,ClusterOnQuarkusIT' "$@" || status=$?

@@ -148,6 +148,11 @@ final class PackagedApp implements AutoCloseable {
         return log;
     }
 
+    /** The database schema of this start ({schema} in app.properties), or null. */
+    String schema() {
+        return schema;
+    }
+
     /** A JSON POST to {@code path}, with the {@code Idempotency-Key} header unless {@code key} is null. */
     HttpRequest post(String path, String json, String key, Duration timeout) {
         HttpRequest.Builder b = HttpRequest.newBuilder(base().resolve(path))

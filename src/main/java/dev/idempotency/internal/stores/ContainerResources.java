@@ -3,6 +3,9 @@ package dev.idempotency.internal.stores;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.CDI;
+import jakarta.inject.Named;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -19,6 +22,9 @@ public final class ContainerResources {
     /**
      * The one CDI bean of {@code type}, with {@code @Named(name)} when a name is given, else with the
      * default qualifier; empty when there is none (or no CDI container here) or when it is ambiguous.
+     * For the default bean, of several with the default qualifier the one without {@code @Named} is it:
+     * a bean whose only qualifier is {@code @Named} keeps {@code @Default} too, so an application with a
+     * default and a named data source (Quarkus's {@code quarkus.datasource.<name>.*}) has two.
      *
      * @param name a bean name, or {@code null} for the default bean
      */
@@ -30,7 +36,30 @@ public final class ContainerResources {
         } catch (IllegalStateException | LinkageError e) {
             return Optional.empty(); // no CDI container, or one without this type's API
         }
-        return found.isResolvable() ? Optional.of(found.get()) : Optional.empty();
+        if (found.isResolvable()) {
+            return Optional.of(found.get());
+        }
+        if (name == null && found.isAmbiguous()) {
+            List<Instance.Handle<T>> unnamed = new ArrayList<>();
+            for (Instance.Handle<T> h : found.handles()) {
+                if (h.getBean().getQualifiers().stream().noneMatch(q -> q instanceof Named)) {
+                    unnamed.add(h);
+                }
+            }
+            if (unnamed.size() == 1) {
+                return Optional.of(unnamed.get(0).get());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether several CDI beans of {@code type} have the default qualifier, none of them alone without a name. */
+    public static boolean ambiguous(Class<?> type) {
+        try {
+            return CDI.current().select(type).isAmbiguous() && bean(type, null).isEmpty();
+        } catch (IllegalStateException | LinkageError e) {
+            return false;
+        }
     }
 
     /**

@@ -68,6 +68,14 @@ public final class JpaStores {
         if (bean != null) {
             return new Found(bean, true);
         }
+        if (byDefault && ContainerResources.ambiguous(DataSource.class)) {
+            throw new IdempotencyConfigurationException(
+                    "The JPA idempotency store cannot tell which data source is the default one (config key '"
+                            + JpaStoreSettings.DATASOURCE + "' is '" + name + "'): several CDI beans of type"
+                            + " javax.sql.DataSource have the default qualifier, and more or less than one of them"
+                            + " has no @Named. Set '" + JpaStoreSettings.DATASOURCE + "' to the name of the one that"
+                            + " holds the table.");
+        }
         try {
             return new Found((DataSource) ContainerResources.jndi(name), false);
         } catch (NamingException | ClassCastException e) {
@@ -77,7 +85,8 @@ public final class JpaStores {
                             + (byDefault ? "with the default qualifier" : "named '" + name + "'")
                             + ", and no JNDI binding (" + e + "). Name a data source the application can look"
                             + " up: its JNDI name (e.g. java:app/jdbc/orders), or the name of a @Named DataSource"
-                            + " bean (on Helidon, the <name> of javax.sql.DataSource.<name>.*).",
+                            + " bean (on Helidon, the <name> of javax.sql.DataSource.<name>.*; on Quarkus, the <name> of"
+                            + " quarkus.datasource.<name>.*).",
                     e);
         }
     }
