@@ -27,7 +27,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *       server);
  *   <li>through MicroProfile Metrics, when the server has it (Payara, Open Liberty's {@code mpMetrics});
  *   <li>through OpenTelemetry, when the server has its API (MicroProfile Telemetry: WildFly, Open
- *       Liberty's {@code mpTelemetry}).
+ *       Liberty's {@code mpTelemetry});
+ *   <li>through Micrometer, when the application has it (Quarkus's {@code quarkus-micrometer}).
  * </ol>
  *
  * <p>The engine gets each operation's handle once, when the operation is planned, so a call costs a
@@ -42,6 +43,7 @@ public class IdempotencyMetrics implements IdempotencyObserver {
     private static final System.Logger LOG = System.getLogger(IdempotencyMetrics.class.getName());
     private static final String MP_METRICS_PROBE = "org.eclipse.microprofile.metrics.MetricRegistry";
     private static final String OTEL_PROBE = "io.opentelemetry.api.metrics.Meter";
+    private static final String MICROMETER_PROBE = "io.micrometer.core.instrument.MeterRegistry";
 
     private final ConcurrentHashMap<String, OperationCounters> operations = new ConcurrentHashMap<>();
     private final StoreLatency[] latencies = new StoreLatency[StorePrimitive.values().length];
@@ -75,6 +77,9 @@ public class IdempotencyMetrics implements IdempotencyObserver {
         }
         if (present(OTEL_PROBE)) {
             add("OpenTelemetry", () -> OpenTelemetryBridge.create(lookup, this));
+        }
+        if (present(MICROMETER_PROBE)) {
+            add("Micrometer", () -> MicrometerBridge.create(lookup, this));
         }
     }
 

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The counters of one operation, and its events handle: each event adds one to a {@link LongAdder}
- * (JMX, the snapshot API and OpenTelemetry read them) and forwards to the handles of the bridges that
+ * (JMX, the snapshot API, OpenTelemetry and Micrometer read them) and forwards to the handles of the bridges that
  * count by themselves (MicroProfile Metrics).
  */
 final class OperationCounters implements OperationEvents {
