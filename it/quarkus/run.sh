@@ -6,8 +6,8 @@
 # declared on an interface or a superclass among them, and refuses an invalid config value
 # (src/test/java/demo/CdiOnQuarkusIT.java); and the HTTP guard on Quarkus REST: replay, 409, 422, 400 and
 # concurrency (src/test/java/demo/HttpOnQuarkusIT.java); the last two again on the Redis store (Redis 7
-# on 127.0.0.1:6379, -Predis, there with the readiness check and the meters in Micrometer's /q/metrics:
-# HealthOnQuarkusIT, MetricsOnQuarkusIT) and on the JPA store on Quarkus's default data source (Agroal and Narayana,
+# on 127.0.0.1:6379, -Predis, there with the readiness check, the meters in Micrometer's /q/metrics and the
+# instruments OpenTelemetry exports: HealthOnQuarkusIT, MetricsOnQuarkusIT, OpenTelemetryOnQuarkusIT) and on the JPA store on Quarkus's default data source (Agroal and Narayana,
 # PostgreSQL on 127.0.0.1:5432, db test, user postgres, -Pjpa), there with guarded calls inside committed
 # and rolled-back transactions (src/test/java/demo/JtaOnQuarkusIT.java); then that a build with an
 # invalid config value fails, and one with refused toolkit methods. Needs the library installed in the local Maven
@@ -31,8 +31,9 @@ mvn -B clean verify "$@" || status=$?
 if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app.log"; fi
 
 # The same HTTP and CDI checks on the Redis store (Redis 7 on 127.0.0.1:6379), its readiness check, and the
-# library's meters in the Prometheus scrape of Micrometer.
-mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,HealthOnQuarkusIT,MetricsOnQuarkusIT' "$@" \
+# library's metrics in the Prometheus scrape of Micrometer and in what OpenTelemetry's SDK exports.
+mvn -B clean verify -Predis \
+  -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,HealthOnQuarkusIT,MetricsOnQuarkusIT,OpenTelemetryOnQuarkusIT' "$@" \
   || status=$?
 
 # And on the JPA store, on the app's default Agroal data source (PostgreSQL on 127.0.0.1:5432, db test).
