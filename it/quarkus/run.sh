@@ -5,13 +5,17 @@
 # method (src/test/java/demo/NeverUnguardedIT.java); and that it starts and guards its CDI methods, those
 # declared on an interface or a superclass among them, and refuses an invalid config value
 # (src/test/java/demo/CdiOnQuarkusIT.java); and the HTTP guard on Quarkus REST: replay, 409, 422, 400 and
-# concurrency (src/test/java/demo/HttpOnQuarkusIT.java); the last two again on the Redis store (Redis 7
-# on 127.0.0.1:6379, -Predis) and on the JPA store on Quarkus's default data source (Agroal and Narayana,
-# PostgreSQL on 127.0.0.1:5432, db test, user postgres, -Pjpa), there with guarded calls inside committed
-# and rolled-back transactions (src/test/java/demo/JtaOnQuarkusIT.java), and on the Infinispan store
-# (one node, -Pinfinispan); then that a build with an
-# invalid config value fails, and one with refused toolkit methods. Needs the library installed in the local Maven
-# repository first (`mvn -B install -DskipTests -DskipITs` at the repository root).
+# concurrency (src/test/java/demo/HttpOnQuarkusIT.java). The last two again:
+# - on the Redis store (Redis 7 on 127.0.0.1:6379, -Predis), with the readiness check, the meters in
+#   Micrometer's /q/metrics and the instruments OpenTelemetry exports (HealthOnQuarkusIT,
+#   MetricsOnQuarkusIT, OpenTelemetryOnQuarkusIT);
+# - on the JPA store on Quarkus's default data source (Agroal and Narayana, PostgreSQL on 127.0.0.1:5432,
+#   db test, user postgres, -Pjpa), with guarded calls inside committed and rolled-back transactions
+#   (JtaOnQuarkusIT) and the store on a named data source (JpaOnNamedDataSourceIT);
+# - on the Infinispan store (-Pinfinispan), one node and a RAFT cluster of two apps (ClusterOnQuarkusIT).
+# Then that a build with an invalid config value fails, and one with refused toolkit methods. Needs the
+# library installed in the local Maven repository first (`mvn -B install -DskipTests -DskipITs` at the
+# repository root).
 #   bash it/quarkus/run.sh              # the app as the README has it
 #   bash it/quarkus/run.sh -Pwith-apis  # plus the Servlet and JTA APIs
 # Other arguments go to Maven; -Dit.port=<first port> moves the app off 24080 (it takes the first free one
@@ -30,8 +34,11 @@ status=0
 mvn -B clean verify "$@" || status=$?
 if [[ -f target/it/app.log ]]; then echo "the app's output: $(pwd)/target/it/app.log"; fi
 
-# The same HTTP and CDI checks on the Redis store (Redis 7 on 127.0.0.1:6379), and its readiness check.
-mvn -B clean verify -Predis -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,HealthOnQuarkusIT' "$@" || status=$?
+# The same HTTP and CDI checks on the Redis store (Redis 7 on 127.0.0.1:6379), its readiness check, and the
+# library's metrics in the Prometheus scrape of Micrometer and in what OpenTelemetry's SDK exports.
+mvn -B clean verify -Predis \
+  -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,HealthOnQuarkusIT,MetricsOnQuarkusIT,OpenTelemetryOnQuarkusIT' "$@" \
+  || status=$?
 
 # And on the JPA store, on the app's default Agroal data source (PostgreSQL on 127.0.0.1:5432, db test), and on a named one.
 mvn -B clean verify -Pjpa -Dit.test='HttpOnQuarkusIT,CdiOnQuarkusIT,JtaOnQuarkusIT,JpaOnNamedDataSourceIT' "$@" || status=$?

@@ -12,8 +12,8 @@ import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.Test;
 
 /**
- * A deployment on a server without MicroProfile Metrics, MicroProfile Health, MicroProfile OpenAPI
- * or OpenTelemetry still starts, guards, counts (JMX) and inspects. Runs in its own surefire
+ * A deployment on a server without MicroProfile Metrics, MicroProfile Health, MicroProfile OpenAPI,
+ * OpenTelemetry or Micrometer still starts, guards, counts (JMX) and inspects. Runs in its own surefire
  * execution whose class path lacks those APIs (pom.xml, execution {@code optional-apis-absent}); the
  * default execution skips it.
  */
@@ -25,7 +25,8 @@ class OptionalApisAbsentTest {
             "org.eclipse.microprofile.metrics.MetricRegistry",
             "org.eclipse.microprofile.health.HealthCheck",
             "org.eclipse.microprofile.openapi.OASFilter",
-            "io.opentelemetry.api.metrics.Meter"
+            "io.opentelemetry.api.metrics.Meter",
+            "io.micrometer.core.instrument.MeterRegistry"
         }) {
             assertThatThrownBy(() -> Class.forName(api))
                     .as("this test's class path must lack " + api)

@@ -3,12 +3,15 @@ package dev.idempotency.ops.metrics;
 import dev.idempotency.internal.core.IdempotencyObserver;
 import dev.idempotency.internal.core.OperationEvents;
 import dev.idempotency.internal.ops.OpsSettings;
+import dev.idempotency.internal.stores.ContainerResources;
 import dev.idempotency.internal.stores.memory.MemoryIdempotencyStore;
 import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.StorePrimitive;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.lang.System.Logger.Level;
@@ -17,6 +20,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -27,7 +31,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *       server);
  *   <li>through MicroProfile Metrics, when the server has it (Payara, Open Liberty's {@code mpMetrics});
  *   <li>through OpenTelemetry, when the server has its API (MicroProfile Telemetry: WildFly, Open
- *       Liberty's {@code mpTelemetry}).
+ *       Liberty's {@code mpTelemetry}; Quarkus's {@code quarkus-opentelemetry});
+ *   <li>through Micrometer, when the application has it (Quarkus's {@code quarkus-micrometer}).
  * </ol>
  *
  * <p>The engine gets each operation's handle once, when the operation is planned, so a call costs a
@@ -42,15 +47,19 @@ public class IdempotencyMetrics implements IdempotencyObserver {
     private static final System.Logger LOG = System.getLogger(IdempotencyMetrics.class.getName());
     private static final String MP_METRICS_PROBE = "org.eclipse.microprofile.metrics.MetricRegistry";
     private static final String OTEL_PROBE = "io.opentelemetry.api.metrics.Meter";
+    private static final String MICROMETER_PROBE = "io.micrometer.core.instrument.MeterRegistry";
 
     private final ConcurrentHashMap<String, OperationCounters> operations = new ConcurrentHashMap<>();
     private final StoreLatency[] latencies = new StoreLatency[StorePrimitive.values().length];
-    private final List<MetricsBridge> bridges = new ArrayList<>();
+    private final List<MetricsBridge> bridges = new CopyOnWriteArrayList<>();
 
     @Inject
     Instance<Object> lookup;
 
     private boolean enabled;
+    /** Whether {@link #start} left the bridges to the CDI {@code Startup} event ({@link #started}). */
+    private volatile boolean bridgesAtStartup;
+
     private JmxPublisher jmx;
     private volatile IdempotencyStore store;
 
@@ -70,11 +79,31 @@ public class IdempotencyMetrics implements IdempotencyObserver {
         if (!enabled) {
             return;
         }
+        if (ContainerResources.lookupsReady()) {
+            addBridges();
+        } else {
+            // Quarkus, at static init: its OpenTelemetry bean is made at runtime init and cannot be had
+            // yet. The operations planned until the Startup event are registered with the bridges then.
+            bridgesAtStartup = true;
+        }
+    }
+
+    void started(@Observes Startup ignored) {
+        if (bridgesAtStartup) {
+            bridgesAtStartup = false;
+            addBridges();
+        }
+    }
+
+    private void addBridges() {
         if (present(MP_METRICS_PROBE)) {
             add("MicroProfile Metrics", () -> MicroProfileMetricsBridge.create(lookup, this));
         }
         if (present(OTEL_PROBE)) {
             add("OpenTelemetry", () -> OpenTelemetryBridge.create(lookup, this));
+        }
+        if (present(MICROMETER_PROBE)) {
+            add("Micrometer", () -> MicrometerBridge.create(lookup, this));
         }
     }
 
@@ -96,7 +125,12 @@ public class IdempotencyMetrics implements IdempotencyObserver {
         try {
             MetricsBridge b = bridge.get();
             if (b != null) {
-                bridges.add(b);
+                synchronized (bridges) {
+                    bridges.add(b);
+                    for (OperationCounters c : operations.values()) {
+                        register(b, c);
+                    }
+                }
                 LOG.log(Level.DEBUG, "idempotency metrics published through {0}", facility);
             }
         } catch (RuntimeException | LinkageError e) {
@@ -137,26 +171,36 @@ public class IdempotencyMetrics implements IdempotencyObserver {
         if (!enabled) {
             return OperationEvents.NONE;
         }
-        return operations.computeIfAbsent(name, this::newCounters);
+        OperationCounters known = operations.get(name);
+        if (known != null) {
+            return known;
+        }
+        // Once per operation, when it is planned. Under the lock that a bridge added at the Startup event
+        // takes to register the operations it finds: each operation is registered with each bridge once.
+        synchronized (bridges) {
+            return operations.computeIfAbsent(name, this::newCounters);
+        }
     }
 
     private OperationCounters newCounters(String name) {
         OperationCounters counters = new OperationCounters(name);
-        List<OperationEvents> forwards = new ArrayList<>();
+        // Before the map publishes the counters, so every caller sees the forwards.
         for (MetricsBridge b : bridges) {
-            try {
-                OperationEvents e = b.operation(counters);
-                if (e != OperationEvents.NONE) {
-                    forwards.add(e);
-                }
-            } catch (RuntimeException | LinkageError e) {
-                LOG.log(Level.DEBUG, "a metrics bridge could not register operation " + name, e);
-            }
+            register(b, counters);
         }
-        // Set before the map publishes the counters, so every caller sees the forwards.
-        counters.forwardTo(forwards.toArray(new OperationEvents[0]));
         jmx.operationAdded(counters);
         return counters;
+    }
+
+    private static void register(MetricsBridge bridge, OperationCounters counters) {
+        try {
+            OperationEvents e = bridge.operation(counters);
+            if (e != OperationEvents.NONE) {
+                counters.forwardTo(e);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.DEBUG, "a metrics bridge could not register operation " + counters.name, e);
+        }
     }
 
     /**

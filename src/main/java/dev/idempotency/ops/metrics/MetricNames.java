@@ -1,8 +1,8 @@
 package dev.idempotency.ops.metrics;
 
 /**
- * The metric names and tags, the same in MicroProfile Metrics and OpenTelemetry (dot-separated,
- * lower case; a Prometheus exposition turns {@code idempotency.calls} into {@code
+ * The metric names and tags, the same in MicroProfile Metrics, OpenTelemetry and Micrometer
+ * (dot-separated, lower case; a Prometheus exposition turns {@code idempotency.calls} into {@code
  * idempotency_calls_total}). Tags are bounded: operation names come from the deployed methods, the
  * rest from fixed lists. Never a key, a principal or a payload. The reference is docs/operations.md.
  */
@@ -16,7 +16,7 @@ final class MetricNames {
     static final String RELEASES = "idempotency.releases";
     /** Counter; tags {@link #OPERATION}, {@link #REASON}. */
     static final String UNSTORED = "idempotency.outcomes.unstored";
-    /** Timer (MP Metrics) / histogram in seconds (OpenTelemetry); tag {@link #PRIMITIVE}. */
+    /** Timer (MP Metrics, Micrometer) / histogram in seconds (OpenTelemetry); tag {@link #PRIMITIVE}. */
     static final String STORE_DURATION = "idempotency.store.duration";
     /** Counter; tag {@link #PRIMITIVE}. */
     static final String STORE_FAILURES = "idempotency.store.failures";

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The counters of one operation, and its events handle: each event adds one to a {@link LongAdder}
- * (JMX, the snapshot API and OpenTelemetry read them) and forwards to the handles of the bridges that
+ * (JMX, the snapshot API, OpenTelemetry and Micrometer read them) and forwards to the handles of the bridges that
  * count by themselves (MicroProfile Metrics).
  */
 final class OperationCounters implements OperationEvents {
@@ -28,15 +28,18 @@ final class OperationCounters implements OperationEvents {
     /** Index 0: the claim was lost (lease ended, taken over); 1: the store failed. */
     final LongAdder[] unstored = adders(2);
 
-    private OperationEvents[] forwards = new OperationEvents[0];
+    /** Copied on write: bridges are added at startup, events read the array once each. */
+    private volatile OperationEvents[] forwards = new OperationEvents[0];
 
     OperationCounters(String name) {
         this.name = name;
     }
 
-    /** Sets the bridges' handles, once, before the counters are published to any caller. */
-    void forwardTo(OperationEvents[] handles) {
-        this.forwards = handles;
+    /** Adds a bridge's handle; the caller serializes the additions. */
+    void forwardTo(OperationEvents handle) {
+        OperationEvents[] more = java.util.Arrays.copyOf(forwards, forwards.length + 1);
+        more[more.length - 1] = handle;
+        forwards = more;
     }
 
     private static LongAdder[] adders(int n) {
