@@ -1,7 +1,6 @@
 package demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -32,12 +31,11 @@ class ClusterOnQuarkusIT {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(
-                System.getProperty("app.properties", "").contains("idempotency.store=infinispan"),
-                "the app runs on another store (the infinispan profile selects Infinispan)");
-        Path jar = Path.of(System.getProperty("app.jar", "target/quarkus-app/quarkus-run.jar"));
-        Path dir = Path.of(System.getProperty("app.log", "target/it/app.log")).resolveSibling("cluster");
-        int first = Integer.getInteger("it.port", 24080);
+        PackagedApp.assumeStore(
+                "infinispan", "the app runs on another store (the infinispan profile selects Infinispan)");
+        Path jar = PackagedApp.jar();
+        Path dir = PackagedApp.log("cluster");
+        int first = PackagedApp.port(0);
         // Each member's JGroups port p and its failure-detection port p + 50 (the shipped XML's offset).
         int a = clusterPort(first + 85);
         int b = clusterPort(a + 1);

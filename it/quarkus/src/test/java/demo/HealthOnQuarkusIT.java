@@ -1,12 +1,10 @@
 package demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,12 +24,9 @@ class HealthOnQuarkusIT {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(
-                System.getProperty("app.properties", "").contains("idempotency.store=redis"),
-                "the app has no MicroProfile Health (the redis profile adds quarkus-smallrye-health)");
-        Path jar = Path.of(System.getProperty("app.jar", "target/quarkus-app/quarkus-run.jar"));
-        Path log = Path.of(System.getProperty("app.log", "target/it/app.log")).resolveSibling("health.log");
-        app = PackagedApp.start(jar, log, Integer.getInteger("it.port", 24080) + 70, "executions/orders/probe");
+        PackagedApp.assumeStore(
+                "redis", "the app has no MicroProfile Health (the redis profile adds quarkus-smallrye-health)");
+        app = PackagedApp.startFor("health.log", 70);
         client = PackagedApp.client();
     }
 

@@ -1,12 +1,10 @@
 package demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,9 +30,7 @@ class HttpOnQuarkusIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Path jar = Path.of(System.getProperty("app.jar", "target/quarkus-app/quarkus-run.jar"));
-        Path log = Path.of(System.getProperty("app.log", "target/it/app.log")).resolveSibling("http.log");
-        app = PackagedApp.start(jar, log, Integer.getInteger("it.port", 24080) + 40, "executions/orders/probe");
+        app = PackagedApp.startFor("http.log", 40);
         client = PackagedApp.client();
     }
 
@@ -47,9 +43,7 @@ class HttpOnQuarkusIT {
 
     @Test
     void theRedisStoreServesWhenSelected() {
-        assumeTrue(
-                System.getProperty("app.properties", "").contains("idempotency.store=redis"),
-                "the app runs on the memory store (the redis profile selects Redis)");
+        PackagedApp.assumeStore("redis", "the app runs on the memory store (the redis profile selects Redis)");
         assertThat(app.output())
                 .as("the app's output (%s) says the Redis store started", app.log())
                 .contains("idempotency store on Redis");
@@ -57,9 +51,7 @@ class HttpOnQuarkusIT {
 
     @Test
     void theJpaStoreServesWhenSelected() {
-        assumeTrue(
-                System.getProperty("app.properties", "").contains("idempotency.store=jpa"),
-                "the app runs on the memory store (the jpa profile selects JPA)");
+        PackagedApp.assumeStore("jpa", "the app runs on the memory store (the jpa profile selects JPA)");
         assertThat(app.output())
                 .as("the app's output (%s) says the JPA store started on the default data source", app.log())
                 .contains("JPA idempotency store on java:comp/DefaultDataSource (postgresql)");
@@ -67,9 +59,8 @@ class HttpOnQuarkusIT {
 
     @Test
     void theInfinispanStoreServesWhenSelected() {
-        assumeTrue(
-                System.getProperty("app.properties", "").contains("idempotency.store=infinispan"),
-                "the app runs on the memory store (the infinispan profile selects Infinispan)");
+        PackagedApp.assumeStore(
+                "infinispan", "the app runs on the memory store (the infinispan profile selects Infinispan)");
         assertThat(app.output())
                 .as("the app's output (%s) says the Infinispan store started on a local cache", app.log())
                 .contains("idempotency store: Infinispan local cache 'idempotency'")

@@ -1,11 +1,9 @@
 package demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -31,9 +29,9 @@ class JpaOnNamedDataSourceIT {
         String named = "quarkus_it_named_" + Long.toString(System.currentTimeMillis(), 36);
         sql("CREATE SCHEMA " + named);
         try (PackagedApp app = PackagedApp.start(
-                jar(),
-                log("named.log"),
-                Integer.getInteger("it.port", 24080) + 80,
+                PackagedApp.jar(),
+                PackagedApp.log("named.log"),
+                PackagedApp.port(80),
                 "executions/orders/probe",
                 List.of(
                         "-Didempotency.jpa.datasource=idem",
@@ -76,9 +74,9 @@ class JpaOnNamedDataSourceIT {
     void aNameNoDataSourceHasFailsTheStartupNamingTheKey() throws Exception {
         assumeJpa();
         try (PackagedApp app = PackagedApp.start(
-                jar(),
-                log("named-missing.log"),
-                Integer.getInteger("it.port", 24080) + 80,
+                PackagedApp.jar(),
+                PackagedApp.log("named-missing.log"),
+                PackagedApp.port(80),
                 "executions/orders/probe",
                 List.of("-Didempotency.jpa.datasource=ledger"))) {
             assertThat(app.started())
@@ -93,17 +91,7 @@ class JpaOnNamedDataSourceIT {
     }
 
     private static void assumeJpa() {
-        assumeTrue(
-                System.getProperty("app.properties", "").contains("idempotency.store=jpa"),
-                "the app has no data source (the jpa profile adds Agroal and the JPA store)");
-    }
-
-    private static Path jar() {
-        return Path.of(System.getProperty("app.jar", "target/quarkus-app/quarkus-run.jar"));
-    }
-
-    private static Path log(String name) {
-        return Path.of(System.getProperty("app.log", "target/it/app.log")).resolveSibling(name);
+        PackagedApp.assumeStore("jpa", "the app has no data source (the jpa profile adds Agroal and the JPA store)");
     }
 
     private static void sql(String statement) throws Exception {

@@ -1,11 +1,9 @@
 package demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,12 +27,9 @@ class JtaOnQuarkusIT {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(
-                System.getProperty("app.properties", "").contains("idempotency.store=jpa"),
-                "the app has no transaction manager (the jpa profile adds Narayana and the JPA store)");
-        Path jar = Path.of(System.getProperty("app.jar", "target/quarkus-app/quarkus-run.jar"));
-        Path log = Path.of(System.getProperty("app.log", "target/it/app.log")).resolveSibling("jta.log");
-        app = PackagedApp.start(jar, log, Integer.getInteger("it.port", 24080) + 60, "executions/orders/probe");
+        PackagedApp.assumeStore(
+                "jpa", "the app has no transaction manager (the jpa profile adds Narayana and the JPA store)");
+        app = PackagedApp.startFor("jta.log", 60);
         client = PackagedApp.client();
     }
 

@@ -1,12 +1,10 @@
 package demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,12 +33,9 @@ class MetricsOnQuarkusIT {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(
-                System.getProperty("app.properties", "").contains("idempotency.store=redis"),
-                "the app has no Micrometer (the redis profile adds quarkus-micrometer-registry-prometheus)");
-        Path jar = Path.of(System.getProperty("app.jar", "target/quarkus-app/quarkus-run.jar"));
-        Path log = Path.of(System.getProperty("app.log", "target/it/app.log")).resolveSibling("metrics.log");
-        app = PackagedApp.start(jar, log, Integer.getInteger("it.port", 24080) + 80, "executions/orders/probe");
+        PackagedApp.assumeStore(
+                "redis", "the app has no Micrometer (the redis profile adds quarkus-micrometer-registry-prometheus)");
+        app = PackagedApp.startFor("metrics.log", 80);
         client = PackagedApp.client();
     }
 

@@ -1,12 +1,10 @@
 package demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,12 +32,8 @@ class OpenTelemetryOnQuarkusIT {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(
-                System.getProperty("app.properties", "").contains("idempotency.store=redis"),
-                "the app has no OpenTelemetry (the redis profile adds quarkus-opentelemetry)");
-        Path jar = Path.of(System.getProperty("app.jar", "target/quarkus-app/quarkus-run.jar"));
-        Path log = Path.of(System.getProperty("app.log", "target/it/app.log")).resolveSibling("otel.log");
-        app = PackagedApp.start(jar, log, Integer.getInteger("it.port", 24080) + 90, "executions/orders/probe");
+        PackagedApp.assumeStore("redis", "the app has no OpenTelemetry (the redis profile adds quarkus-opentelemetry)");
+        app = PackagedApp.startFor("otel.log", 90);
         client = PackagedApp.client();
     }
 

@@ -114,6 +114,35 @@ final class PackagedApp implements AutoCloseable {
                 + lastProbe + "); its output:\n" + tail(log));
     }
 
+    /** The packaged app of this build ({@code app.jar}). */
+    static Path jar() {
+        return Path.of(System.getProperty("app.jar", "target/quarkus-app/quarkus-run.jar"));
+    }
+
+    /** A file beside {@code app.log}: a test's log, or a directory of its own. */
+    static Path log(String name) {
+        return Path.of(System.getProperty("app.log", "target/it/app.log")).resolveSibling(name);
+    }
+
+    /** The first port a test class tries: {@code it.port} (24080) plus the class's own offset. */
+    static int port(int offset) {
+        return Integer.getInteger("it.port", 24080) + offset;
+    }
+
+    /**
+     * Starts the packaged app for a test class: its output in {@code logName} beside {@code app.log}, on
+     * the first free port from {@link #port port(offset)}, probed with {@code GET executions/orders/probe}.
+     */
+    static PackagedApp startFor(String logName, int offset) throws Exception {
+        return start(jar(), log(logName), port(offset), "executions/orders/probe");
+    }
+
+    /** Skips the test (class) unless the profile's app properties select the store {@code store}. */
+    static void assumeStore(String store, String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                System.getProperty("app.properties", "").contains("idempotency.store=" + store), why);
+    }
+
     /** Whether the app is up and answering. */
     boolean started() {
         return base != null;

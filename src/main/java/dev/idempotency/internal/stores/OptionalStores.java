@@ -5,6 +5,9 @@ import dev.idempotency.spi.IdempotencyStore;
 import dev.idempotency.spi.StoreKeys;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanCreator;
+import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanDisposer;
+import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -72,6 +75,26 @@ public final class OptionalStores {
                 .produceWith(create)
                 .disposeWith(dispose);
         return true;
+    }
+
+    /**
+     * Where only CDI Lite runs (Quarkus's ArC, at build time): registers the store's bean as {@code
+     * @Named(name) IdempotencyStore}, made by {@code creator} when the runtime first asks for it.
+     */
+    public static void synthesize(
+            SyntheticComponents components,
+            String name,
+            Class<? extends SyntheticBeanCreator<IdempotencyStore>> creator,
+            Class<? extends SyntheticBeanDisposer<IdempotencyStore>> disposer) {
+        components
+                .addBean(IdempotencyStore.class)
+                .type(IdempotencyStore.class)
+                .qualifier(NamedLiteral.of(name))
+                .name(name)
+                // A pseudo-scope, as on CDI Full: users get the store itself, not a client proxy.
+                .scope(Singleton.class)
+                .createWith(creator)
+                .disposeWith(disposer);
     }
 
     /** Creates the registered store now, so that a failure to start fails the deployment. */

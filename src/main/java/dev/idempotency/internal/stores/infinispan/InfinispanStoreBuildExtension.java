@@ -10,8 +10,6 @@ import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanCreator;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanDisposer;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
-import jakarta.enterprise.inject.literal.NamedLiteral;
-import jakarta.inject.Singleton;
 
 /**
  * The {@link InfinispanStoreExtension}'s work where only CDI Lite runs (Quarkus's ArC): registers the
@@ -39,15 +37,7 @@ public class InfinispanStoreBuildExtension implements BuildCompatibleExtension {
         if (!OptionalStores.present(PROBE, InfinispanStoreBuildExtension.class)) {
             return;
         }
-        components
-                .addBean(IdempotencyStore.class)
-                .type(IdempotencyStore.class)
-                .qualifier(NamedLiteral.of(InfinispanStores.NAME))
-                .name(InfinispanStores.NAME)
-                // A pseudo-scope, as on CDI Full: users get the store itself, not a client proxy.
-                .scope(Singleton.class)
-                .createWith(Creator.class)
-                .disposeWith(Disposer.class);
+        OptionalStores.synthesize(components, InfinispanStores.NAME, Creator.class, Disposer.class);
     }
 
     /** Creates the store ({@link InfinispanStoreBean#create}). */

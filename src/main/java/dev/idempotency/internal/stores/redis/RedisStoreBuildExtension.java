@@ -10,8 +10,6 @@ import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanCreator;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanDisposer;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
-import jakarta.enterprise.inject.literal.NamedLiteral;
-import jakarta.inject.Singleton;
 
 /**
  * The {@link RedisStoreExtension}'s work where only CDI Lite runs (Quarkus's ArC): registers the Redis
@@ -37,15 +35,7 @@ public class RedisStoreBuildExtension implements BuildCompatibleExtension {
         if (!OptionalStores.present(PROBE, RedisStoreBuildExtension.class)) {
             return;
         }
-        components
-                .addBean(IdempotencyStore.class)
-                .type(IdempotencyStore.class)
-                .qualifier(NamedLiteral.of(RedisStores.NAME))
-                .name(RedisStores.NAME)
-                // A pseudo-scope, as on CDI Full: users get the store itself, not a client proxy.
-                .scope(Singleton.class)
-                .createWith(Creator.class)
-                .disposeWith(Disposer.class);
+        OptionalStores.synthesize(components, RedisStores.NAME, Creator.class, Disposer.class);
     }
 
     /** Creates the store ({@link RedisStoreBean#create}). */
