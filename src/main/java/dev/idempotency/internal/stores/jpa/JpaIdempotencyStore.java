@@ -456,7 +456,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
     /**
      * Runs a fenced complete or release in the operation's mode. In the separate mode a transient
      * failure ({@link #isTransient}: a lost connection, a failover, a pool timeout, a lock timeout, a
-     * deadlock) is retried until {@link JpaStoreSettings#settlePatience} has passed: the operation
+     * deadlock) and any failure to get a connection ({@link Connections.Unobtainable}) are retried until {@link JpaStoreSettings#settlePatience} has passed: the operation
      * already ran, and an outcome that is not stored lets a retry run it again once the lease ends.
      * The fence makes a retry safe: it changes the row only while it is still this owner's claim.
      *
@@ -497,7 +497,11 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     return done;
                 } catch (SQLException e) {
                     boolean lock = SqlFailures.isTimeout(e) || SqlFailures.isRetryable(e);
-                    if (!(lock || SqlFailures.isTransient(e)) || System.nanoTime() - deadline >= 0) {
+                    // No connection could be had, so nothing was sent. The pool's reason may carry no
+                    // SQLState at all (GlassFish's "This Managed Connection is not valid" after a cut),
+                    // and the next attempt may get a connection: retried whatever the reason.
+                    boolean unsent = e instanceof Connections.Unobtainable;
+                    if (!(lock || unsent || SqlFailures.isTransient(e)) || System.nanoTime() - deadline >= 0) {
                         throw e;
                     }
                     LOG.log(
@@ -510,7 +514,7 @@ public final class JpaIdempotencyStore implements IdempotencyStore {
                     if (!lock) {
                         // A lock wait has already waited; a lost connection is retried after a pause
                         // that grows, so that a failover is not met by a storm of reconnects.
-                        mayHaveLanded = true;
+                        mayHaveLanded |= !unsent;
                         pause(Math.min(pauseMillis, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)), e);
                         pauseMillis = Math.min(1000, pauseMillis * 2);
                     }

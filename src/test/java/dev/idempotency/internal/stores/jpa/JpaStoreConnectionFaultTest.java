@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -168,6 +169,49 @@ class JpaStoreConnectionFaultTest {
                 .isFalse();
         assertThat(store.read(key))
                 .hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(RecordStatus.COMPLETED));
+    }
+
+    /**
+     * A pool that, after a cut, refuses connections with a reason that carries no SQLState (GlassFish 7:
+     * "This Managed Connection is not valid as the physical connection is not usable", when it hands
+     * out a connection its fail-all destroyed): the completion and the release are retried until a
+     * connection is had, and land, whatever the reason, since nothing was sent.
+     */
+    @Test
+    void aSettlementRetriesAPoolThatRefusesWithoutASqlState() {
+        AtomicInteger refusals = new AtomicInteger();
+        StubDataSource refusing = new StubDataSource() {
+            @Override
+            public Connection getConnection() throws SQLException {
+                if (refusals.getAndDecrement() > 0) {
+                    throw new SQLException("Failed to obtain/create connection from connection pool [IdempotencyPool]."
+                            + " Reason: This Managed Connection is not valid as the physical connection is not"
+                            + " usable");
+                }
+                return ds.getConnection();
+            }
+        };
+        JpaIdempotencyStore refused = TestDatabases.store(refusing, Clock.systemUTC(), Map.of());
+        String completed = key("refused-complete");
+        String released = key("refused-release");
+        assertThat(refused.claim(completed, "owner", "fp", LEASE).claimed()).isTrue();
+        assertThat(refused.claim(released, "owner", "fp", LEASE).claimed()).isTrue();
+
+        refusals.set(3);
+        assertThat(refused.complete(completed, "owner", OUTCOME, Duration.ofHours(1)))
+                .as("the completion after 3 refusals")
+                .isTrue();
+        assertThat(refusals.get()).as("refusals left").isNegative();
+        refusals.set(3);
+        assertThat(refused.release(released, "owner"))
+                .as("the release after 3 refusals")
+                .isTrue();
+
+        assertThat(store.read(completed)).hasValueSatisfying(r -> {
+            assertThat(r.status()).isEqualTo(RecordStatus.COMPLETED);
+            assertThat(r.outcome()).containsExactly(OUTCOME);
+        });
+        assertThat(store.read(released)).as("the released key").isEmpty();
     }
 
     /** Connections whose next {@code executeUpdate} of an UPDATE runs, then fails as a lost connection. */
